@@ -39,7 +39,7 @@ BEGIN
                      'campaign#' || (row_data ->> 'campaign_id')),
             row_data ->> 'locale',
             row_data ->> 'view_id',
-            'page#' || (row_data ->> 'position'),
+            CASE WHEN TG_TABLE_NAME = 'story_pages' THEN 'page#' || (row_data ->> 'position') END,
             (row_data ->> 'grp') || '.' || (row_data ->> 'type')),
         old_row,
         new_row
