@@ -1,0 +1,129 @@
+import Foundation
+import HeraldCore
+import PostgresClient
+
+/// An app as stored: its spec (without campaigns) and its row identity.
+public struct AppRecord: Sendable, Equatable {
+    public let id: Int64
+    public var spec: AppSpec
+    public let createdAt: Date
+    public let updatedAt: Date
+}
+
+/// What `herald app update` may change. Slug and tenant never change.
+public struct AppChanges: Sendable, Equatable {
+    public var name: String?
+    public var platform: Platform?
+    public var bundleID: String?
+    public var defaultLocale: LocaleTag?
+    public var addLocales: [LocaleTag] = []
+    public var removeLocales: [LocaleTag] = []
+    /// `.some(nil)` clears the base URL.
+    public var baseURL: HTTPURL??
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        name == nil && platform == nil && bundleID == nil && defaultLocale == nil
+            && addLocales.isEmpty && removeLocales.isEmpty && baseURL == nil
+    }
+}
+
+/// Apps of the session's tenant (row-level security confines every statement to it).
+public struct AppRepository {
+    let connection: Connection
+    let tenant: TenantRecord
+
+    static let columns = """
+        id, slug, name, platform::text AS platform, bundle_id, default_locale,
+        locales::text[] AS locales, base_url, created_at, updated_at
+        """
+
+    public func create(_ spec: AppSpec) throws -> AppRecord {
+        let rows = try connection.query(
+            """
+            INSERT INTO apps (slug, name, platform, bundle_id, default_locale, locales, base_url)
+            VALUES ($1, $2, $3::app_platform, $4, $5, $6::text[]::locale_tag[], $7)
+            RETURNING \(Self.columns)
+            """,
+            [spec.slug.rawValue, spec.name, spec.platform.rawValue, spec.bundleID,
+             spec.defaultLocale.rawValue, spec.locales.map(\.rawValue), spec.baseURL?.rawValue])
+        return try Self.decode(rows)[0]
+    }
+
+    public func list() throws -> [AppRecord] {
+        try Self.decode(connection.query("SELECT \(Self.columns) FROM apps ORDER BY slug"))
+    }
+
+    public func find(_ slug: Slug) throws -> AppRecord {
+        let rows = try connection.query("SELECT \(Self.columns) FROM apps WHERE slug = $1", [slug.rawValue])
+        guard let app = try Self.decode(rows).first else {
+            throw StoreError.notFound(
+                what: "app", name: "\(tenant.slug)/\(slug)",
+                listCommand: "herald app list --tenant \(tenant.slug)")
+        }
+        return app
+    }
+
+    /// Applies `changes` after checking the result as a whole (default locale supported,
+    /// campaigns' content still in supported locales is the caller's concern).
+    @discardableResult
+    public func update(_ slug: Slug, _ changes: AppChanges) throws -> AppRecord {
+        var app = try find(slug)
+        var spec = app.spec
+        if let name = changes.name { spec.name = name }
+        if let platform = changes.platform { spec.platform = platform }
+        if let bundleID = changes.bundleID { spec.bundleID = bundleID }
+        if let defaultLocale = changes.defaultLocale { spec.defaultLocale = defaultLocale }
+        if let baseURL = changes.baseURL { spec.baseURL = baseURL }
+        var locales = Set(spec.locales).union(changes.addLocales)
+        for locale in changes.removeLocales {
+            guard locales.contains(locale) else {
+                throw StoreError.invalid(["app \(slug) has no locale \(locale) to remove"])
+            }
+            locales.remove(locale)
+        }
+        spec.locales = locales.sorted()
+        let problems = spec.problems()
+        guard problems.isEmpty else { throw StoreError.invalid(problems) }
+        try connection.execute(
+            """
+            UPDATE apps SET name = $2, platform = $3::app_platform, bundle_id = $4, default_locale = $5,
+                locales = $6::text[]::locale_tag[], base_url = $7
+            WHERE id = $1
+            """,
+            [app.id, spec.name, spec.platform.rawValue, spec.bundleID, spec.defaultLocale.rawValue,
+             spec.locales.map(\.rawValue), spec.baseURL?.rawValue])
+        app.spec = spec
+        return app
+    }
+
+    static func decode(_ rows: QueryResult) throws -> [AppRecord] {
+        try rows.map { row in
+            let locales = try row.decode("locales", as: [String].self).map { try LocaleTag($0) }
+            let baseURL = try row.decode("base_url", as: String?.self).map { try HTTPURL($0) }
+            let spec = AppSpec(
+                slug: try Slug(try row.decode("slug", as: String.self)),
+                name: try row.decode("name"),
+                platform: try decodeEnum(row, "platform"),
+                bundleID: try row.decode("bundle_id"),
+                defaultLocale: try LocaleTag(try row.decode("default_locale", as: String.self)),
+                locales: locales,
+                baseURL: baseURL,
+                campaigns: [])
+            return AppRecord(
+                id: try row.decode("id"), spec: spec,
+                createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
+        }
+    }
+}
+
+/// Decodes a text column into a String-backed enum, naming the column when it cannot.
+func decodeEnum<E: RawRepresentable>(_ row: Row, _ column: String, as type: E.Type = E.self) throws -> E
+where E.RawValue == String {
+    let text = try row.decode(column, as: String.self)
+    guard let value = E(rawValue: text) else {
+        throw StoreError.database("column \(column) holds \"\(text)\", which this herald does not know")
+    }
+    return value
+}

@@ -1,0 +1,163 @@
+import Foundation
+import HeraldCore
+import PostgresClient
+
+/// Loads whole campaigns in five queries whatever their number: campaigns, conditions and
+/// one per content kind. The same loader serves `show`, `export` and the publisher's snapshot.
+struct CampaignLoader {
+    let connection: Connection
+
+    /// `filter` is a constant SQL condition over `c` (campaigns) written in this module,
+    /// never input; its values come in `parameters`.
+    func load(where filter: String, _ parameters: [any PostgresEncodable]) throws -> [CampaignRecord] {
+        let rows = try connection.query(
+            """
+            SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
+                   c.starts_at, c.ends_at, c.priority, c.locales::text[] AS locales,
+                   c.created_at, c.updated_at,
+                   (SELECT k.message_key FROM alert_message_keys k
+                     WHERE k.tenant_id = c.tenant_id AND k.campaign_id = c.id
+                     ORDER BY k.seq DESC LIMIT 1) AS message_key
+            FROM campaigns c
+            WHERE \(filter)
+            ORDER BY c.app_id, c.key
+            """, parameters)
+        guard !rows.isEmpty else { return [] }
+        let ids = try rows.map { try $0.decode("id", as: Int64.self) }
+        let idList = ids.map(String.init)
+        let conditions = try loadConditions(idList)
+        var content = try loadBanners(idList)
+        content.merge(try loadAlerts(idList)) { $1 }
+        content.merge(try loadStories(idList)) { $1 }
+
+        return try rows.map { row in
+            let id: Int64 = try row.decode("id")
+            let spec = CampaignSpec(
+                key: try Slug(try row.decode("key", as: String.self)),
+                kind: try decodeEnum(row, "kind"),
+                name: try row.decode("name"),
+                status: try decodeEnum(row, "status"),
+                startsAt: try row.decode("starts_at"),
+                endsAt: try row.decode("ends_at"),
+                priority: try row.decode("priority"),
+                locales: try row.decode("locales", as: [String]?.self)?.map { try LocaleTag($0) },
+                conditions: try ConditionSet(conditions[id] ?? []),
+                messageKey: try row.decode("message_key", as: String?.self).map { try MessageKey($0) },
+                content: content[id] ?? [:])
+            return CampaignRecord(
+                id: id, appID: try row.decode("app_id"), spec: spec,
+                createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
+        }
+    }
+
+    private func loadConditions(_ ids: [String]) throws -> [Int64: [Condition]] {
+        let rows = try connection.query(
+            """
+            SELECT campaign_id, grp::text AS grp, type, value::text AS value
+            FROM campaign_conditions WHERE campaign_id = ANY($1::bigint[])
+            ORDER BY campaign_id, grp, type
+            """, [ids])
+        var result: [Int64: [Condition]] = [:]
+        for row in rows {
+            let group: ConditionGroup = try decodeEnum(row, "grp")
+            let type: ConditionType = try decodeEnum(row, "type")
+            let value = try ConditionValue(jsonText: try row.decode("value"), for: type)
+            result[try row.decode("campaign_id"), default: []].append(Condition(group: group, type: type, value: value))
+        }
+        return result
+    }
+
+    private typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
+
+    private func loadBanners(_ ids: [String]) throws -> ContentByCampaign {
+        let rows = try connection.query(
+            """
+            SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
+                   v.height::float8 AS height, v.origin::text AS origin
+            FROM banner_contents b
+            JOIN banner_views v USING (tenant_id, campaign_id, locale)
+            WHERE b.campaign_id = ANY($1::bigint[])
+            ORDER BY b.campaign_id, b.locale, v.position
+            """, [ids])
+        var entries: [Int64: [LocaleTag: Slug]] = [:]
+        var views: [Int64: [LocaleTag: [BannerView]]] = [:]
+        for row in rows {
+            let id: Int64 = try row.decode("campaign_id")
+            let locale = try LocaleTag(try row.decode("locale", as: String.self))
+            entries[id, default: [:]][locale] = try Slug(try row.decode("entry_view", as: String.self))
+            let source: BannerView.Source =
+                if let file = try row.decode("file_url", as: String?.self) {
+                    .file(try HTTPURL(file))
+                } else {
+                    .html(try row.decode("inline_html", as: String.self))
+                }
+            let origin = try row.decode("origin", as: String?.self).flatMap(ViewOrigin.init(rawValue:))
+            views[id, default: [:]][locale, default: []].append(
+                BannerView(
+                    id: try Slug(try row.decode("view_id", as: String.self)), source: source,
+                    height: try row.decode("height"), origin: origin))
+        }
+        var result: ContentByCampaign = [:]
+        for (id, byLocale) in entries {
+            for (locale, entry) in byLocale {
+                result[id, default: [:]][locale] = .banner(
+                    BannerContent(entry: entry, views: views[id]?[locale] ?? []))
+            }
+        }
+        return result
+    }
+
+    private func loadAlerts(_ ids: [String]) throws -> ContentByCampaign {
+        let rows = try connection.query(
+            """
+            SELECT campaign_id, locale, title, message, action_url, action_button
+            FROM alert_contents WHERE campaign_id = ANY($1::bigint[])
+            """, [ids])
+        var result: ContentByCampaign = [:]
+        for row in rows {
+            let alert = AlertContent(
+                title: try row.decode("title"),
+                message: try row.decode("message"),
+                actionURL: try row.decode("action_url", as: String?.self).map { try LinkURL($0) },
+                actionButton: try row.decode("action_button"))
+            result[try row.decode("campaign_id"), default: [:]][try LocaleTag(try row.decode("locale", as: String.self))] =
+                .alert(alert)
+        }
+        return result
+    }
+
+    private func loadStories(_ ids: [String]) throws -> ContentByCampaign {
+        let rows = try connection.query(
+            """
+            SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
+                   p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
+            FROM story_contents s
+            LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
+            WHERE s.campaign_id = ANY($1::bigint[])
+            ORDER BY s.campaign_id, s.locale, p.position
+            """, [ids])
+        var result: ContentByCampaign = [:]
+        var stories: [Int64: [LocaleTag: StoryContent]] = [:]
+        for row in rows {
+            let id: Int64 = try row.decode("campaign_id")
+            let locale = try LocaleTag(try row.decode("locale", as: String.self))
+            var story = stories[id]?[locale]
+                ?? StoryContent(pushTitle: try row.decode("push_title"), pushText: try row.decode("push_text"), pages: [])
+            if let image = try row.decode("image", as: String?.self) {
+                story.pages.append(
+                    StoryPage(
+                        image: try HTTPURL(image),
+                        duration: try row.decode("duration"),
+                        link: try row.decode("link", as: String?.self).map { try LinkURL($0) },
+                        buttonTitle: try row.decode("button_title"),
+                        title: try row.decode("title"),
+                        subtitle: try row.decode("subtitle")))
+            }
+            stories[id, default: [:]][locale] = story
+        }
+        for (id, byLocale) in stories {
+            for (locale, story) in byLocale { result[id, default: [:]][locale] = .story(story) }
+        }
+        return result
+    }
+}

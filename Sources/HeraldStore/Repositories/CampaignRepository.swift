@@ -1,0 +1,162 @@
+import Foundation
+import HeraldCore
+import PostgresClient
+
+/// A campaign as stored: its full spec plus row identity and times.
+public struct CampaignRecord: Sendable, Equatable {
+    public let id: Int64
+    public let appID: Int64
+    public var spec: CampaignSpec
+    public let createdAt: Date
+    public let updatedAt: Date
+}
+
+/// Campaigns of the session's tenant. Every write takes a whole `CampaignSpec` (the CLI's
+/// flags, `apply` and `update` all build one), so there is one path into the tables.
+public struct CampaignRepository {
+    let connection: Connection
+    let tenant: TenantRecord
+
+    // MARK: Reading
+
+    /// Every campaign of the given apps, fully loaded, in a fixed number of queries.
+    public func load(appIDs: [Int64]) throws -> [CampaignRecord] {
+        try CampaignLoader(connection: connection).load(
+            where: "c.app_id = ANY($1::bigint[])", [appIDs.map(String.init)])
+    }
+
+    public func find(_ key: Slug, in app: AppRecord) throws -> CampaignRecord {
+        let found = try CampaignLoader(connection: connection).load(
+            where: "c.app_id = $1 AND c.key = $2", [String(app.id), key.rawValue])
+        guard let campaign = found.first else {
+            throw StoreError.notFound(
+                what: "campaign", name: "\(tenant.slug)/\(app.spec.slug)/\(key)",
+                listCommand: "herald campaign list --tenant \(tenant.slug) --app \(app.spec.slug)")
+        }
+        return campaign
+    }
+
+    // MARK: Writing
+
+    /// Creates a campaign. An alert without a message key gets the default one
+    /// (`YYYY/MM/DD` of its start, else today, with `-2`, `-3`… when taken).
+    @discardableResult
+    public func create(_ spec: CampaignSpec, in app: AppRecord, now: Date = Date()) throws -> CampaignRecord {
+        var spec = spec
+        try check(spec, in: app, now: now)
+        if spec.kind == .alert, spec.messageKey == nil {
+            spec.messageKey = try defaultMessageKey(for: spec.startsAt ?? now, app: app)
+        }
+        let rows = try connection.query(
+            """
+            INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales)
+            VALUES ($1, $2, $3::campaign_kind, $4, $5::campaign_status, $6, $7, $8, $9::text[]::locale_tag[])
+            RETURNING id
+            """,
+            [app.id, spec.key.rawValue, spec.kind.rawValue, spec.name, spec.status.rawValue,
+             spec.startsAt, spec.endsAt, spec.priority, spec.locales?.map(\.rawValue)])
+        let id: Int64 = try rows[0].decode("id")
+        let writer = CampaignContentWriter(connection: connection, campaignID: id, kind: spec.kind)
+        if let messageKey = spec.messageKey {
+            try writer.assignMessageKey(messageKey, appID: app.id)
+        }
+        try writer.replaceConditions(with: spec.conditions, previous: nil)
+        for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
+            try writer.insertContent(content, locale: locale)
+        }
+        return try find(spec.key, in: app)
+    }
+
+    /// Brings the stored campaign to `spec`, writing only what differs (so the audit log
+    /// shows real changes). Returns the names of the fields that changed.
+    @discardableResult
+    public func save(_ spec: CampaignSpec, in app: AppRecord, now: Date = Date()) throws -> [String] {
+        let current = try find(spec.key, in: app)
+        guard current.spec.kind == spec.kind else {
+            throw StoreError.invalid([
+                "campaign \(spec.key) is a \(current.spec.kind) campaign; its kind cannot change (create a new campaign instead)"
+            ])
+        }
+        let becomesActive = spec.status == .active && current.spec.status != .active
+        try check(spec, in: app, now: now, requireReadiness: becomesActive)
+        var changed: [String] = []
+        let old = current.spec
+        if old.name != spec.name || old.status != spec.status || old.startsAt != spec.startsAt
+            || old.endsAt != spec.endsAt || old.priority != spec.priority || old.locales != spec.locales
+        {
+            try connection.execute(
+                """
+                UPDATE campaigns SET name = $2, status = $3::campaign_status, starts_at = $4, ends_at = $5,
+                    priority = $6, locales = $7::text[]::locale_tag[]
+                WHERE id = $1
+                """,
+                [current.id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority,
+                 spec.locales?.map(\.rawValue)])
+            if old.name != spec.name { changed.append("name") }
+            if old.status != spec.status { changed.append("status") }
+            if old.startsAt != spec.startsAt || old.endsAt != spec.endsAt { changed.append("schedule") }
+            if old.priority != spec.priority { changed.append("priority") }
+            if old.locales != spec.locales { changed.append("locales") }
+        }
+        let writer = CampaignContentWriter(connection: connection, campaignID: current.id, kind: spec.kind)
+        if let key = spec.messageKey, key != old.messageKey {
+            try writer.assignMessageKey(key, appID: app.id)
+            changed.append("messageKey")
+        }
+        if old.conditions != spec.conditions {
+            try writer.replaceConditions(with: spec.conditions, previous: old.conditions)
+            changed.append("conditions")
+        }
+        for locale in Set(old.content.keys).union(spec.content.keys).sorted() {
+            let before = old.content[locale]
+            let after = spec.content[locale]
+            guard before != after else { continue }
+            if before != nil { try writer.deleteContent(locale: locale) }
+            if let after { try writer.insertContent(after, locale: locale) }
+            changed.append("content.\(locale)")
+        }
+        return changed
+    }
+
+    /// Sets a campaign's status; activating checks that it could be published.
+    @discardableResult
+    public func setStatus(_ key: Slug, _ status: CampaignStatus, in app: AppRecord, now: Date = Date()) throws
+        -> CampaignRecord
+    {
+        var campaign = try find(key, in: app)
+        guard campaign.spec.status != status else { return campaign }
+        campaign.spec.status = status
+        try save(campaign.spec, in: app, now: now)
+        return try find(key, in: app)
+    }
+
+    // MARK: Rules that need the app
+
+    /// The spec's own rules, the app-relative ones (locales), and when the campaign is or
+    /// becomes active, whether it could be published at all.
+    func check(_ spec: CampaignSpec, in app: AppRecord, now: Date, requireReadiness: Bool? = nil) throws {
+        var problems = spec.problems().map(\.description)
+        let supported = Set(app.spec.locales)
+        for locale in spec.content.keys.sorted() where !supported.contains(locale) {
+            problems.append(
+                "content for locale \(locale), which app \(app.spec.slug) does not support "
+                    + "(its locales: \(app.spec.locales.map(\.rawValue).joined(separator: ", ")); add it with `herald app update --add-locale \(locale)`)"
+            )
+        }
+        for locale in spec.locales ?? [] where !supported.contains(locale) {
+            problems.append("locale restriction names \(locale), which app \(app.spec.slug) does not support")
+        }
+        if problems.isEmpty, requireReadiness ?? (spec.status == .active) {
+            let readiness = PublishReadiness.problems(campaign: spec, app: app.spec, now: now)
+            problems += readiness.map { "cannot activate \(spec.key): \($0)" }
+        }
+        guard problems.isEmpty else { throw StoreError.invalid(problems) }
+    }
+
+    private func defaultMessageKey(for date: Date, app: AppRecord) throws -> MessageKey {
+        let rows = try connection.query(
+            "SELECT message_key FROM alert_message_keys WHERE app_id = $1", [app.id])
+        let taken = Set(try rows.map { try $0.decode("message_key", as: String.self) })
+        return MessageKey.defaultKey(for: date, taken: taken)
+    }
+}

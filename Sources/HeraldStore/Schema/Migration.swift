@@ -1,0 +1,21 @@
+import Foundation
+
+/// One numbered SQL file from the top-level `migrations/` folder.
+public struct Migration: Sendable, Equatable {
+    public let name: String
+    public let sql: String
+
+    public init(name: String, sql: String) {
+        self.name = name
+        self.sql = sql
+    }
+
+    /// The migrations this binary carries, in order. The build plugin embeds them from
+    /// `migrations/*.sql`, so an installed `herald` needs no source tree.
+    public static let bundled: [Migration] = embeddedMigrationFiles.compactMap { file in
+        guard let data = Data(base64Encoded: file.base64), let sql = String(data: data, encoding: .utf8) else {
+            return nil  // the plugin wrote it from bytes it read; a failure here would be a build bug
+        }
+        return Migration(name: file.name, sql: sql)
+    }
+}

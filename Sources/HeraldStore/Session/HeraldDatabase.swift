@@ -1,0 +1,123 @@
+import HeraldCore
+import PostgresClient
+
+/// Herald's one connection, and the only way to run work on it: every unit of work is one
+/// transaction under one of the two roles the schema's row-level security knows.
+///
+/// - `operator`: cross-tenant work (tenants, publishing);
+/// - `tenant`: everything inside one tenant; RLS confines it to that tenant's rows, so a
+///   query that forgets its WHERE clause still cannot see or touch another tenant.
+///
+/// Not Sendable: the connection is owned here and used from one thread.
+public final class HeraldDatabase {
+    public let connection: Connection
+    public let configuration: ConnectionConfiguration
+
+    /// Connects and labels the session with `actor` for the audit log.
+    public init(configuration: ConnectionConfiguration, actor: String) throws {
+        self.configuration = configuration
+        do {
+            connection = try Connection(configuration: configuration)
+            try connection.execute("SELECT set_config('herald.actor', $1, false)", [actor])
+        } catch let error as PostgresError {
+            throw StoreError.from(error)
+        }
+    }
+
+    // MARK: Schema
+
+    public func migrationStatus() throws -> MigrationStatus {
+        try translatingErrors { try Migrator().status(connection) }
+    }
+
+    @discardableResult
+    public func migrate(progress: (Migration) -> Void = { _ in }) throws -> [String] {
+        try translatingErrors { try Migrator().migrate(connection, progress: progress) }
+    }
+
+    /// Every command but `migrate` calls this first: it refuses a database whose schema is
+    /// not exactly what this binary carries.
+    public func requireCurrentSchema() throws {
+        let status = try migrationStatus()
+        if let refusal = Migrator.refusal(status) { throw refusal }
+        if !status.pending.isEmpty {
+            let names = status.pending.map(\.name).joined(separator: ", ")
+            throw StoreError.schema(
+                "the database has \(status.pending.count) pending migration(s) (\(names)); run `herald migrate` first")
+        }
+    }
+
+    // MARK: Units of work
+
+    /// One command's work: a single transaction (all or nothing) in which the body picks
+    /// the role for each part, operator or one tenant.
+    public func transaction<T>(
+        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
+        _ body: (UnitOfWork) throws -> T
+    ) throws -> T {
+        try translatingErrors {
+            try connection.transaction(isolation, readOnly: readOnly) { tx in
+                try body(UnitOfWork(connection: tx))
+            }
+        }
+    }
+
+    /// Cross-tenant work in one transaction as `herald_operator`.
+    public func asOperator<T>(
+        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
+        _ body: (OperatorSession) throws -> T
+    ) throws -> T {
+        try transaction(isolation, readOnly: readOnly) { try body($0.asOperator()) }
+    }
+
+    /// Work inside one tenant in one transaction as `herald_tenant`, with the tenant set.
+    public func inTenant<T>(_ slug: Slug, readOnly: Bool = false, _ body: (TenantSession) throws -> T) throws -> T {
+        try transaction(readOnly: readOnly) { try body($0.inTenant(slug)) }
+    }
+
+    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            throw StoreError.from(error)
+        }
+    }
+}
+
+/// The open transaction of one command. Each call switches the role (and tenant) for
+/// the statements that follow; sessions from an earlier call must not be used after it.
+public struct UnitOfWork {
+    let connection: Connection
+
+    public func asOperator() throws -> OperatorSession {
+        try connection.execute("SELECT set_config('herald.tenant_id', '', true)")
+        try connection.execute("SET LOCAL ROLE herald_operator")
+        return OperatorSession(connection: connection)
+    }
+
+    public func inTenant(_ slug: Slug) throws -> TenantSession {
+        let tenant = try asOperator().tenants.find(slug)
+        return try inTenant(tenant)
+    }
+
+    public func inTenant(_ tenant: TenantRecord) throws -> TenantSession {
+        try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenant.id)])
+        try connection.execute("SET LOCAL ROLE herald_tenant")
+        return TenantSession(connection: connection, tenant: tenant)
+    }
+}
+
+/// A transaction as `herald_operator`.
+public struct OperatorSession {
+    public let connection: Connection
+    public var tenants: TenantRepository { TenantRepository(connection: connection) }
+}
+
+/// A transaction confined to one tenant.
+public struct TenantSession {
+    public let connection: Connection
+    public let tenant: TenantRecord
+    public var apps: AppRepository { AppRepository(connection: connection, tenant: tenant) }
+    public var campaigns: CampaignRepository { CampaignRepository(connection: connection, tenant: tenant) }
+    public var audit: AuditRepository { AuditRepository(connection: connection) }
+}

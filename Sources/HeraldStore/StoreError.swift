@@ -1,0 +1,83 @@
+import HeraldCore
+import PostgresClient
+
+/// Everything the store can refuse, in words a person can act on. The CLI maps each case
+/// to a sysexits code; none of them ever shows a raw SQLSTATE or a bound value.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Input that breaks a rule (one line per problem). sysexits 65.
+    case invalid([String])
+    /// A named thing does not exist; `listCommand` shows what does. sysexits 65.
+    case notFound(what: String, name: String, listCommand: String)
+    /// A clash with what exists (taken slug, reused key). sysexits 65.
+    case conflict(String)
+    /// The database cannot be reached. sysexits 69.
+    case unavailable(String)
+    /// The schema is not what this binary expects (pending, edited or newer migrations). sysexits 65.
+    case schema(String)
+    /// Another run holds the lock. sysexits 75.
+    case busy(String)
+    /// A database failure we did not foresee; the message is PostgreSQL's (never bound values).
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let problems): problems.joined(separator: "\n")
+        case .notFound(let what, let name, let listCommand):
+            "\(what) \"\(name)\" does not exist; `\(listCommand)` lists what does"
+        case .conflict(let message), .unavailable(let message), .schema(let message),
+            .busy(let message), .database(let message):
+            message
+        }
+    }
+}
+
+extension StoreError {
+    static func invalid(_ errors: [ValidationError]) -> StoreError {
+        .invalid(errors.map(\.description))
+    }
+
+    /// Translates a PostgreSQL failure into words. Constraints that HeraldCore checks first
+    /// rarely reach this point; when they do (a race, raw input), the message still says what.
+    static func from(_ error: PostgresError) -> StoreError {
+        if error.kind == .connection {
+            return .unavailable(error.message)
+        }
+        if let constraint = error.constraint, let words = constraintMessages[constraint] {
+            return error.isUniqueViolation ? .conflict(words) : .invalid([words])
+        }
+        if error.isRaisedException || error.sqlState == "23001" || error.sqlState == "23514"
+            || error.sqlState == "23502" || error.sqlState == "22P02"
+        {
+            return .invalid([error.message])
+        }
+        if error.isUniqueViolation {
+            return .conflict("that already exists (\(error.constraint ?? error.message))")
+        }
+        if error.sqlState == "42501" {
+            return .database("permission denied: \(error.message)")
+        }
+        return .database(error.description)
+    }
+
+    /// Constraint names from migrations/, said in words.
+    static let constraintMessages: [String: String] = [
+        "tenants_slug_key": "a tenant with that slug already exists",
+        "apps_slug_key": "this tenant already has an app with that slug",
+        "apps_default_locale_supported": "the default locale must be one of the app's locales",
+        "apps_slug_immutable": "an app's slug cannot change (it names its published folder)",
+        "campaigns_key_key":
+            "this app already has a campaign with that key (keys are never reused, even after archive: devices remember them)",
+        "campaigns_schedule_order": "a campaign must end after it starts",
+        "campaigns_key_immutable": "a campaign's key cannot change: devices remember it",
+        "campaigns_kind_app_immutable": "a campaign's kind and app cannot change",
+        "campaigns_never_deleted": "campaigns are never deleted: archive them instead",
+        "alert_message_keys_pkey":
+            "that message key was already used in this app (devices remember message keys forever)",
+        "alert_message_keys_permanent": "message keys are permanent: devices remember them",
+        "campaign_conditions_kind_type": "this kind of campaign cannot take that condition",
+        "banner_contents_entry_view_fkey":
+            "a banner's entry must name one of its views (otherwise the client never shows it)",
+        "banner_views_one_source": "a banner view needs exactly one of file= or html=",
+        "alert_contents_button_needs_url": "an action button needs an action URL",
+    ]
+}

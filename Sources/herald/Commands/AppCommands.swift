@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+struct AppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app",
+        abstract: "Create, inspect and change a tenant's apps.",
+        subcommands: [Create.self, List.self, Show.self, Update.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an app.",
+            discussion: """
+                Example:
+                  herald app create weather --tenant acme --name Weather --platform ios \\
+                    --bundle-id com.acme.weather --default-locale en --locales en,de,pt-BR \\
+                    --base-url https://static.example.com/acme/weather
+                """)
+
+        @Argument(help: "App slug (names its published folder).")
+        var slug: String
+        @OptionGroup var tenant: TenantOption
+        @Option(help: "Display name.") var name: String
+        @Option(help: "ios or macos.") var platform: String = "ios"
+        @Option(name: .customLong("bundle-id"), help: "Bundle identifier, e.g. com.acme.weather.") var bundleID: String
+        @Option(name: .customLong("default-locale"), help: "The locale every other falls back to.")
+        var defaultLocale: String
+        @Option(help: "Supported locales, comma-separated (the default locale is always included).")
+        var locales: String?
+        @Option(name: .customLong("base-url"), help: "Public URL where this app's published folder is served.")
+        var baseURL: String?
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let defaultLocale = try LocaleTag(defaultLocale)
+                let spec = AppSpec(
+                    slug: try Slug(slug), name: name, platform: try parsePlatform(platform), bundleID: bundleID,
+                    defaultLocale: defaultLocale,
+                    locales: Array(Set(try parseLocales(locales ?? "") + [defaultLocale])).sorted(),
+                    baseURL: try baseURL.map { try HTTPURL($0) }, campaigns: [])
+                try throwIfProblems(spec.problems())
+                let database = try Environment.openDatabase()
+                let app = try database.inTenant(try tenant.slug()) { try $0.apps.create(spec) }
+                if output.json {
+                    try printJSON(AppJSON(app))
+                } else {
+                    print("created app \(app.spec.slug) (\(app.spec.locales.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a tenant's apps.")
+        @OptionGroup var tenant: TenantOption
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let database = try Environment.openDatabase()
+                let apps = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.apps.list() }
+                if output.json {
+                    try printJSON(apps.map(AppJSON.init))
+                    return
+                }
+                var table = TextTable("SLUG", "NAME", "PLATFORM", "BUNDLE ID", "DEFAULT", "LOCALES")
+                for app in apps {
+                    let spec = app.spec
+                    table.append(
+                        spec.slug.rawValue, spec.name, spec.platform.rawValue, spec.bundleID,
+                        spec.defaultLocale.rawValue, spec.locales.map(\.rawValue).joined(separator: ","))
+                }
+                printTable(table, emptyMessage: "no apps yet: create one with `herald app create`")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one app.")
+        @Argument(help: "App slug.") var slug: String
+        @OptionGroup var tenant: TenantOption
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let slug = try Slug(slug)
+                let database = try Environment.openDatabase()
+                let app = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.apps.find(slug) }
+                if output.json {
+                    try printJSON(AppJSON(app))
+                    return
+                }
+                let spec = app.spec
+                print("app             \(spec.slug)")
+                print("name            \(spec.name)")
+                print("platform        \(spec.platform.rawValue)")
+                print("bundle id       \(spec.bundleID)")
+                print("default locale  \(spec.defaultLocale)")
+                print("locales         \(spec.locales.map(\.rawValue).joined(separator: ", "))")
+                print("base url        \(spec.baseURL?.rawValue ?? "-")")
+                print("updated         \(formatTimestamp(app.updatedAt))")
+            }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an app: name, platform, bundle id, locales, default locale, base URL.",
+            discussion: "Example: herald app update weather --tenant acme --add-locale fr --default-locale en")
+
+        @Argument(help: "App slug.") var slug: String
+        @OptionGroup var tenant: TenantOption
+        @Option(help: "New display name.") var name: String?
+        @Option(help: "ios or macos.") var platform: String?
+        @Option(name: .customLong("bundle-id"), help: "New bundle identifier.") var bundleID: String?
+        @Option(name: .customLong("default-locale"), help: "New default locale (must be supported).")
+        var defaultLocale: String?
+        @Option(name: .customLong("add-locale"), help: "Add a supported locale (repeatable).")
+        var addLocales: [String] = []
+        @Option(name: .customLong("remove-locale"), help: "Remove a supported locale (repeatable).")
+        var removeLocales: [String] = []
+        @Option(name: .customLong("base-url"), help: "New public base URL.") var baseURL: String?
+        @Flag(name: .customLong("clear-base-url"), help: "Remove the base URL.") var clearBaseURL = false
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let slug = try Slug(slug)
+                var changes = AppChanges()
+                changes.name = name
+                changes.platform = try platform.map(parsePlatform)
+                changes.bundleID = bundleID
+                changes.defaultLocale = try defaultLocale.map { try LocaleTag($0) }
+                changes.addLocales = try addLocales.map { try LocaleTag($0) }
+                changes.removeLocales = try removeLocales.map { try LocaleTag($0) }
+                if clearBaseURL {
+                    changes.baseURL = .some(nil)
+                } else if let baseURL {
+                    changes.baseURL = .some(try HTTPURL(baseURL))
+                }
+                guard !changes.isEmpty else {
+                    throw InputError(message: "nothing to change: give at least one option (see --help)", code: ExitStatus.usage)
+                }
+                let database = try Environment.openDatabase()
+                let app = try database.inTenant(try tenant.slug()) { try $0.apps.update(slug, changes) }
+                if output.json {
+                    try printJSON(AppJSON(app))
+                } else {
+                    print("updated app \(app.spec.slug)")
+                }
+            }
+        }
+    }
+}
+
+struct AppJSON: Encodable {
+    let slug: String
+    let name: String
+    let platform: String
+    let bundleId: String
+    let defaultLocale: String
+    let locales: [String]
+    let baseUrl: String?
+
+    init(_ app: AppRecord) {
+        let spec = app.spec
+        slug = spec.slug.rawValue
+        name = spec.name
+        platform = spec.platform.rawValue
+        bundleId = spec.bundleID
+        defaultLocale = spec.defaultLocale.rawValue
+        locales = spec.locales.map(\.rawValue)
+        baseUrl = spec.baseURL?.rawValue
+    }
+}
+
+func parsePlatform(_ raw: String) throws -> Platform {
+    guard let platform = Platform(rawValue: raw.lowercased()) else {
+        throw ValidationError(
+            path: nil, message: "unknown platform \"\(raw)\": use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return platform
+}
+
+func parseLocales(_ list: String) throws -> [LocaleTag] {
+    try list.split(separator: ",").map { try LocaleTag($0.trimmingCharacters(in: .whitespaces)) }
+}
+
+func throwIfProblems(_ problems: [ValidationError]) throws {
+    if !problems.isEmpty { throw ValidationErrors(errors: problems) }
+}

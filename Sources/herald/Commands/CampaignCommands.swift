@@ -1,0 +1,247 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+struct CampaignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "campaign",
+        abstract: "Create, inspect and change campaigns: banner (Notable), alert (iNotify), story (Pushwoosh).",
+        subcommands: [
+            Create.self, List.self, Show.self, Update.self, Activate.self, Pause.self, Archive.self,
+            ConditionCommand.self,
+        ])
+
+    /// `--app` plus the tenant: which app a campaign command works in.
+    struct AppOptions: ParsableArguments {
+        @OptionGroup var tenant: TenantOption
+        @Option(help: "App slug.") var app: String
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a campaign (as a draft; `campaign activate` publishes it).",
+            discussion: """
+                Examples:
+                  herald campaign create welcome --app weather --kind alert --name Welcome \\
+                    --title "Hello" --message "Thanks for installing" --starts 2026-05-01
+                  herald campaign create spring-sale --app weather --kind banner --name "Spring sale" \\
+                    --view 'id=banner,file=https://cdn.example.com/b.html,height=88,origin=top' --entry banner \\
+                    --all appVersionLessThan=2.4.0 --any onWifi=true
+                  herald campaign create tour --app weather --kind story --name Tour --push-text "See what's new" \\
+                    --page 'image=https://cdn.example.com/1.jpg,duration=5,title=Welcome'
+                The key is the campaign's permanent identity (a banner's notification id): it never
+                changes and is never reused in the app, even after archive.
+                """)
+
+        @Argument(help: "Campaign key (slug).") var key: String
+        @OptionGroup var where_: AppOptions
+        @Option(help: "banner, alert or story.") var kind: String
+        @Option(help: "Display name.") var name: String
+        @OptionGroup var schedule: ScheduleOptions
+        @Option(help: "Alert message key (default: YYYY/MM/DD of the start, or today).") var messageKey: String?
+        @Option(name: .customLong("all"), help: ArgumentHelp("Condition that must hold: TYPE=VALUE (repeatable).", valueName: "condition"))
+        var allConditions: [String] = []
+        @Option(name: .customLong("any"), help: ArgumentHelp("Banner condition of which one must hold: TYPE=VALUE (repeatable).", valueName: "condition"))
+        var anyConditions: [String] = []
+        @OptionGroup var contentOptions: CampaignContentOptions
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                guard let kind = CampaignKind(rawValue: kind) else {
+                    throw ValidationError(
+                        path: nil,
+                        message: "unknown kind \"\(self.kind)\": use one of \(CampaignKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                var spec = CampaignSpec(
+                    key: try Slug(key), kind: kind, name: name, status: .draft,
+                    startsAt: nil, endsAt: nil, priority: 0, locales: nil, conditions: ConditionSet(),
+                    messageKey: try messageKey.map { try MessageKey($0) }, content: [:])
+                try schedule.apply(to: &spec)
+                spec.conditions = try addConditions(all: allConditions, any: anyConditions, kind: kind, to: ConditionSet())
+                let database = try Environment.openDatabase()
+                let record = try database.inTenant(try where_.tenant.slug()) { session in
+                    let app = try session.apps.find(try Slug(where_.app))
+                    let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
+                    if let content = try contentOptions.content(kind: kind, existing: nil) {
+                        spec.content[locale] = content
+                    }
+                    return try session.campaigns.create(spec, in: app)
+                }
+                if output.json {
+                    try printJSON(CampaignJSON(record.spec))
+                } else {
+                    var line = "created \(kind) campaign \(record.spec.key) (draft)"
+                    if let key = record.spec.messageKey { line += ", message key \(key)" }
+                    print(line)
+                }
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List campaigns of a tenant (or of one app).")
+        @OptionGroup var tenant: TenantOption
+        @Option(help: "Only this app.") var app: String?
+        @Option(help: "Only this status: draft, active, paused or archived.") var status: String?
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let status = try status.map { raw in
+                    guard let status = CampaignStatus(rawValue: raw) else {
+                        throw ValidationError(
+                            path: nil,
+                            message: "unknown status \"\(raw)\": use one of \(CampaignStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    return status
+                }
+                let database = try Environment.openDatabase()
+                let tenantSpec = try database.inTenant(try tenant.slug(), readOnly: true) { session in
+                    try session.spec(app: try app.map { try Slug($0) })
+                }
+                let rows = tenantSpec.apps.flatMap { app in
+                    app.campaigns.filter { status == nil || $0.status == status }.map { (app.slug, $0) }
+                }
+                if output.json {
+                    try printJSON(rows.map { CampaignJSON($0.1, app: $0.0) })
+                    return
+                }
+                var table = TextTable("APP", "KEY", "KIND", "STATUS", "NAME", "STARTS", "ENDS", "PRIORITY", "LOCALES")
+                for (app, campaign) in rows {
+                    table.append(
+                        app.rawValue, campaign.key.rawValue, campaign.kind.rawValue, campaign.status.rawValue,
+                        campaign.name, formatOptional(campaign.startsAt), formatOptional(campaign.endsAt),
+                        String(campaign.priority),
+                        campaign.content.keys.sorted().map(\.rawValue).joined(separator: ","))
+                }
+                printTable(table, emptyMessage: "no campaigns")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one campaign with its conditions and content.")
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: AppOptions
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let database = try Environment.openDatabase()
+                let record = try database.inTenant(try where_.tenant.slug(), readOnly: true) { session in
+                    try session.campaigns.find(try Slug(key), in: try session.apps.find(try Slug(where_.app)))
+                }
+                if output.json {
+                    try printJSON(CampaignJSON(record.spec, app: try Slug(where_.app)))
+                } else {
+                    print(CampaignText.describe(record))
+                }
+            }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a campaign's name, schedule, priority, locales, message key or content.",
+            discussion: """
+                Content flags change the content of one locale (--locale, default the app's
+                default locale), keeping what they do not mention. Example:
+                  herald campaign update welcome --app weather --locale de --title Hallo --message Willkommen
+                """)
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: AppOptions
+        @Option(help: "New display name.") var name: String?
+        @OptionGroup var schedule: ScheduleOptions
+        @Flag(name: .customLong("clear-starts"), help: "Remove the start time.") var clearStarts = false
+        @Flag(name: .customLong("clear-ends"), help: "Remove the end time.") var clearEnds = false
+        @Flag(name: .customLong("all-locales"), help: "Remove the locale restriction.") var allLocales = false
+        @Option(help: "New alert message key (the old one stays used forever).") var messageKey: String?
+        @Option(name: .customLong("remove-content"), help: ArgumentHelp("Remove the content of a locale (repeatable).", valueName: "locale"))
+        var removeContent: [String] = []
+        @OptionGroup var contentOptions: CampaignContentOptions
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let database = try Environment.openDatabase()
+                let (spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
+                    let app = try session.apps.find(try Slug(where_.app))
+                    var spec = try session.campaigns.find(try Slug(key), in: app).spec
+                    if let name { spec.name = name }
+                    if clearStarts { spec.startsAt = nil }
+                    if clearEnds { spec.endsAt = nil }
+                    if allLocales { spec.locales = nil }
+                    try schedule.apply(to: &spec)
+                    if let messageKey { spec.messageKey = try MessageKey(messageKey) }
+                    for raw in removeContent {
+                        let locale = try LocaleTag(raw)
+                        guard spec.content.removeValue(forKey: locale) != nil else {
+                            throw InputError(message: "campaign \(spec.key) has no content for \(locale) to remove")
+                        }
+                    }
+                    let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
+                    if let content = try contentOptions.content(kind: spec.kind, existing: spec.content[locale]) {
+                        spec.content[locale] = content
+                    }
+                    return (spec, try session.campaigns.save(spec, in: app))
+                }
+                if output.json {
+                    try printJSON(CampaignJSON(spec, app: try Slug(where_.app)))
+                } else {
+                    print(changed.isEmpty ? "no change" : "updated \(spec.key): \(changed.joined(separator: ", "))")
+                }
+            }
+        }
+    }
+
+    struct Activate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Activate a campaign (publish it while its schedule runs).",
+            discussion: "Refuses a campaign that could not be published, and says why.")
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: AppOptions
+        func run() throws { try setStatus(.active, key: key, where_: where_) }
+    }
+
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pause a campaign (stop publishing it; keep everything).")
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: AppOptions
+        func run() throws { try setStatus(.paused, key: key, where_: where_) }
+    }
+
+    struct Archive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Archive a campaign (stop publishing it for good; its key stays reserved).")
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: AppOptions
+        func run() throws { try setStatus(.archived, key: key, where_: where_) }
+    }
+}
+
+private func setStatus(_ status: CampaignStatus, key: String, where_: CampaignCommand.AppOptions) throws {
+    try reportingFailures {
+        let database = try Environment.openDatabase()
+        let record = try database.inTenant(try where_.tenant.slug()) { session in
+            try session.campaigns.setStatus(try Slug(key), status, in: try session.apps.find(try Slug(where_.app)))
+        }
+        print("campaign \(record.spec.key) is \(record.spec.status.rawValue)")
+    }
+}
+
+/// `--starts`, `--ends`, `--priority`, `--locales` for create and update.
+struct ScheduleOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Start time (ISO 8601 with zone, or a UTC date).", valueName: "time")) var starts: String?
+    @Option(help: ArgumentHelp("End time, exclusive (ISO 8601 with zone, or a UTC date).", valueName: "time")) var ends: String?
+    @Option(help: "Priority (higher first where the client honours order).") var priority: Int?
+    @Option(help: ArgumentHelp("Publish only in these locales, comma-separated.", valueName: "locales")) var locales: String?
+
+    func apply(to spec: inout CampaignSpec) throws {
+        if let starts { spec.startsAt = try parseTimestamp(starts, flag: "--starts") }
+        if let ends { spec.endsAt = try parseTimestamp(ends, flag: "--ends") }
+        if let priority { spec.priority = priority }
+        if let locales { spec.locales = Array(Set(try parseLocales(locales))).sorted() }
+    }
+}

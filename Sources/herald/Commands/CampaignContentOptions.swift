@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+
+/// The per-kind content flags of `campaign create` and `campaign update`, for one locale.
+struct CampaignContentOptions: ParsableArguments {
+    @Option(help: "Locale the content flags are for (default: the app's default locale).")
+    var locale: String?
+
+    @Option(help: ArgumentHelp("Alert title.", valueName: "text")) var title: String?
+    @Option(help: ArgumentHelp("Alert message.", valueName: "text")) var message: String?
+    @Option(name: .customLong("action-url"), help: ArgumentHelp("Alert action URL (any scheme).", valueName: "url"))
+    var actionURL: String?
+    @Option(name: .customLong("action-button"), help: ArgumentHelp("Alert action button label.", valueName: "text"))
+    var actionButton: String?
+
+    @Option(
+        name: .customLong("page"),
+        help: ArgumentHelp(
+            "Story page (repeatable, in order): 'image=URL,duration=5,link=URL,button_title=…,title=…,subtitle=…'.",
+            discussion: "Escape a comma in a value as \\, or double-quote the value.", valueName: "spec"))
+    var pages: [String] = []
+    @Option(name: .customLong("push-title"), help: ArgumentHelp("Story push title.", valueName: "text"))
+    var pushTitle: String?
+    @Option(name: .customLong("push-text"), help: ArgumentHelp("Story push text (also the fallback body).", valueName: "text"))
+    var pushText: String?
+
+    @Option(
+        name: .customLong("view"),
+        help: ArgumentHelp(
+            "Banner view (repeatable): 'id=banner,file=URL|html=@path,height=88,origin=top|bottom'.", valueName: "spec"))
+    var views: [String] = []
+    @Option(help: ArgumentHelp("Banner entry view id (the first view shown).", valueName: "id"))
+    var entry: String?
+
+    var isEmpty: Bool {
+        title == nil && message == nil && actionURL == nil && actionButton == nil && pages.isEmpty
+            && pushTitle == nil && pushText == nil && views.isEmpty && entry == nil
+    }
+
+    /// The content for `locale` after applying these flags to what exists (nil: nothing given).
+    func content(kind: CampaignKind, existing: CampaignContent?) throws -> CampaignContent? {
+        guard !isEmpty else { return nil }
+        try refuseFlagsOfOtherKinds(kind)
+        switch kind {
+        case .alert:
+            var old: AlertContent?
+            if case .alert(let alert) = existing { old = alert }
+            guard let title = title ?? old?.title, let message = message ?? old?.message else {
+                throw InputError(message: "alert content for a new locale needs both --title and --message")
+            }
+            let actionURL = try actionURL.map { try LinkURL($0) } ?? old?.actionURL
+            return .alert(
+                AlertContent(
+                    title: title, message: message, actionURL: actionURL, actionButton: actionButton ?? old?.actionButton))
+        case .story:
+            var old: StoryContent?
+            if case .story(let story) = existing { old = story }
+            let pages = try pages.isEmpty ? old?.pages ?? [] : self.pages.map { try StoryPage.parse(keyValues: KeyValueList.parse($0)) }
+            guard let pushText = pushText ?? old?.pushText else {
+                throw InputError(message: "story content for a new locale needs --push-text and at least one --page")
+            }
+            return .story(StoryContent(pushTitle: pushTitle ?? old?.pushTitle, pushText: pushText, pages: pages))
+        case .banner:
+            var old: BannerContent?
+            if case .banner(let banner) = existing { old = banner }
+            let views = try views.isEmpty ? old?.views ?? [] : self.views.map {
+                try BannerView.parse(keyValues: KeyValueList.parse($0), readHTML: readHTMLFile)
+            }
+            let entry = try entry.map { try Slug($0) } ?? old?.entry ?? (views.count == 1 ? views.first?.id : nil)
+            guard let entry else {
+                throw InputError(message: "banner content needs --entry naming one of its views (the first view shown)")
+            }
+            return .banner(BannerContent(entry: entry, views: views))
+        }
+    }
+
+    private func refuseFlagsOfOtherKinds(_ kind: CampaignKind) throws {
+        let given: [(CampaignKind, String, Bool)] = [
+            (.alert, "--title", title != nil), (.alert, "--message", message != nil),
+            (.alert, "--action-url", actionURL != nil), (.alert, "--action-button", actionButton != nil),
+            (.story, "--page", !pages.isEmpty), (.story, "--push-title", pushTitle != nil),
+            (.story, "--push-text", pushText != nil),
+            (.banner, "--view", !views.isEmpty), (.banner, "--entry", entry != nil),
+        ]
+        let wrong = given.filter { $0.2 && $0.0 != kind }
+        guard wrong.isEmpty else {
+            throw InputError(
+                message: wrong.map { "\($0.1) is for \($0.0) campaigns, not \(kind)" }.joined(separator: "\n"))
+        }
+    }
+}
+
+/// `html=@path` reads the view's HTML from a file.
+private func readHTMLFile(_ path: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw InputError(message: "cannot read HTML file \(path)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw InputError(message: "HTML file \(path) is not UTF-8")
+    }
+    return text
+}
+
+/// `--starts`/`--ends`: ISO 8601 with a zone (`2026-05-01T09:00:00Z`, `…+02:00`) or a UTC date.
+func parseTimestamp(_ raw: String, flag: String) throws -> Date {
+    if let date = try? Date(raw, strategy: Date.ISO8601FormatStyle()) { return date }
+    if let date = try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+    if let date = try? Date(raw + "T00:00:00Z", strategy: Date.ISO8601FormatStyle()) { return date }
+    throw InputError(
+        message: "\(flag) \"\(raw)\" is not a time: use ISO 8601 with a zone, e.g. 2026-05-01T09:00:00Z, or a date 2026-05-01 (UTC)")
+}

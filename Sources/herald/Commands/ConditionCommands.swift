@@ -1,0 +1,103 @@
+import ArgumentParser
+import HeraldCore
+import HeraldStore
+
+struct ConditionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "condition",
+        abstract: "Add or remove a campaign's targeting conditions.",
+        discussion: """
+            Banner (Notable) conditions, in --all (every one must hold) or --any (one must hold):
+              onWifi=true|false  neverDisplayed=true  lastDisplayMinimumSeconds=N
+              lastDisplayMinimumLaunches=N  flagNotSet=NAME  iOSVersionLessThan=X.Y.Z
+              appVersionLessThan=X.Y.Z (compares the app's build version)
+            Alert (iNotify) conditions, in --all: minAppVersion=X.Y  maxAppVersion=X.Y (inclusive)
+            Story campaigns take no device conditions (schedule and locales only).
+            A group holds each type once: the clients read groups as maps.
+            """,
+        subcommands: [Add.self, Remove.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add conditions (replacing the value of a type already in that group).",
+            discussion: "Example: herald campaign condition add spring-sale --app weather --all appVersionLessThan=2.4.0 --any onWifi=true")
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: CampaignCommand.AppOptions
+        @Option(name: .customLong("all"), help: ArgumentHelp("TYPE=VALUE that must hold (repeatable).", valueName: "condition"))
+        var all: [String] = []
+        @Option(name: .customLong("any"), help: ArgumentHelp("TYPE=VALUE of which one must hold (repeatable).", valueName: "condition"))
+        var any: [String] = []
+
+        func run() throws {
+            try reportingFailures {
+                guard !all.isEmpty || !any.isEmpty else {
+                    throw InputError(message: "give at least one --all TYPE=VALUE or --any TYPE=VALUE", code: ExitStatus.usage)
+                }
+                try changeConditions(key: key, where_: where_) { spec in
+                    spec.conditions = try addConditions(all: all, any: any, kind: spec.kind, to: spec.conditions)
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove conditions by type.",
+            discussion: "Example: herald campaign condition remove spring-sale --app weather --any onWifi")
+        @Argument(help: "Campaign key.") var key: String
+        @OptionGroup var where_: CampaignCommand.AppOptions
+        @Option(name: .customLong("all"), help: ArgumentHelp("Condition type to remove from the all group.", valueName: "type"))
+        var all: [String] = []
+        @Option(name: .customLong("any"), help: ArgumentHelp("Condition type to remove from the any group.", valueName: "type"))
+        var any: [String] = []
+
+        func run() throws {
+            try reportingFailures {
+                guard !all.isEmpty || !any.isEmpty else {
+                    throw InputError(message: "give at least one --all TYPE or --any TYPE", code: ExitStatus.usage)
+                }
+                try changeConditions(key: key, where_: where_) { spec in
+                    for (group, types) in [(ConditionGroup.all, all), (.any, any)] {
+                        for raw in types {
+                            guard let type = ConditionType(rawValue: raw),
+                                spec.conditions.remove(group: group, type: type) != nil
+                            else {
+                                throw InputError(message: "campaign \(spec.key) has no \(group.rawValue) condition \"\(raw)\"")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+private func changeConditions(
+    key: String, where_: CampaignCommand.AppOptions, _ change: (inout CampaignSpec) throws -> Void
+) throws {
+    let database = try Environment.openDatabase()
+    let changed = try database.inTenant(try where_.tenant.slug()) { session in
+        let app = try session.apps.find(try Slug(where_.app))
+        var spec = try session.campaigns.find(try Slug(key), in: app).spec
+        try change(&spec)
+        return try session.campaigns.save(spec, in: app)
+    }
+    print(changed.isEmpty ? "no change" : "updated conditions of \(key)")
+}
+
+/// Parses `--all`/`--any` TYPE=VALUE assignments into `set`, reporting every bad one.
+func addConditions(all: [String], any: [String], kind: CampaignKind, to set: ConditionSet) throws -> ConditionSet {
+    var set = set
+    var problems: [ValidationError] = []
+    for (group, assignments) in [(ConditionGroup.all, all), (.any, any)] {
+        for assignment in assignments {
+            do {
+                set.set(try Condition.parse(group: group, assignment: assignment, kind: kind))
+            } catch let error as ValidationError {
+                problems.append(error)
+            }
+        }
+    }
+    try throwIfProblems(problems)
+    return set
+}

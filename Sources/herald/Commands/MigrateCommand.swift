@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import HeraldStore
+
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Apply pending schema migrations (or list them with --status).",
+        discussion: """
+            Applies the migrations this herald carries, in order, each in its own transaction,
+            under an advisory lock (two runs never interleave). Refuses to continue when an
+            applied migration changed or the database was migrated by a newer herald.
+            """)
+
+    @Flag(name: .long, help: "List applied and pending migrations; change nothing.")
+    var status = false
+
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        try reportingFailures {
+            let database = try Environment.openDatabase(requireCurrentSchema: false)
+            if status {
+                try printStatus(database.migrationStatus())
+                return
+            }
+            let applied = try database.migrate { migration in
+                if !output.json { print("applying \(migration.name)") }
+            }
+            if output.json {
+                try printJSON(["applied": applied])
+            } else {
+                print(applied.isEmpty ? "database is up to date" : "applied \(applied.count) migration(s)")
+            }
+        }
+    }
+
+    private func printStatus(_ status: MigrationStatus) throws {
+        struct Entry: Encodable {
+            let name: String
+            let state: String
+            let appliedAt: Date?
+        }
+        var entries = status.applied.map { applied in
+            Entry(
+                name: applied.name,
+                state: status.changed.contains(applied.name)
+                    ? "changed" : status.unknown.contains(applied.name) ? "unknown" : "applied",
+                appliedAt: applied.appliedAt)
+        }
+        entries += status.pending.map { Entry(name: $0.name, state: "pending", appliedAt: nil) }
+        if output.json {
+            try printJSON(entries)
+            return
+        }
+        var table = TextTable("MIGRATION", "STATE", "APPLIED AT")
+        for entry in entries {
+            table.append(entry.name, entry.state, formatOptional(entry.appliedAt))
+        }
+        printTable(table, emptyMessage: "no migrations")
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+import PostgresClient
+
+/// sysexits(3) codes, as design.md asks.
+enum ExitStatus {
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let unavailable: Int32 = 69
+    static let software: Int32 = 70
+    static let cannotCreate: Int32 = 73
+    static let tempFail: Int32 = 75
+}
+
+/// Runs a command body; any failure becomes one message per problem on stderr and the
+/// matching exit code. Nothing else in the CLI prints errors.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as CleanExit {
+        throw error
+    } catch {
+        let (lines, code) = describe(error)
+        for line in lines {
+            FileHandle.standardError.write(Data("herald: \(line)\n".utf8))
+        }
+        throw ExitCode(code)
+    }
+}
+
+private func describe(_ error: any Error) -> ([String], Int32) {
+    switch error {
+    case let error as StoreError:
+        switch error {
+        case .invalid(let problems): return (problems, ExitStatus.dataError)
+        case .notFound, .conflict, .schema: return ([error.description], ExitStatus.dataError)
+        case .unavailable(let message): return (["database unavailable: \(message)"], ExitStatus.unavailable)
+        case .busy(let message): return ([message], ExitStatus.tempFail)
+        case .database(let message): return (["database error: \(message)"], ExitStatus.software)
+        }
+    case let error as ValidationError:
+        return ([error.description], ExitStatus.dataError)
+    case let error as ValidationErrors:
+        return (error.errors.map(\.description), ExitStatus.dataError)
+    case let error as PostgresError where error.kind == .connection:
+        return (["database unavailable: \(error.message)"], ExitStatus.unavailable)
+    case let error as PostgresError:
+        return (["database error: \(error.description)"], ExitStatus.software)
+    case let error as InputError:
+        return ([error.message], error.code)
+    default:
+        return (["\(error)"], ExitStatus.software)
+    }
+}
+
+/// Several validation problems at once (from flags or a file).
+struct ValidationErrors: Error {
+    let errors: [ValidationError]
+}
+
+/// A problem with what the user gave, found by the CLI itself (a file it cannot read...).
+struct InputError: Error {
+    let message: String
+    var code: Int32 = ExitStatus.dataError
+}

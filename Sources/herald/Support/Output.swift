@@ -1,0 +1,57 @@
+import Foundation
+
+/// Aligned text tables for people; `--json` output goes through `printJSON`.
+struct TextTable {
+    let headers: [String]
+    var rows: [[String]] = []
+
+    init(_ headers: String...) {
+        self.headers = headers
+    }
+
+    mutating func append(_ row: String...) {
+        rows.append(row)
+    }
+
+    func render() -> String {
+        let all = [headers] + rows
+        let widths = headers.indices.map { column in
+            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
+        return all.map { row in
+            row.indices.map { column in
+                column == row.count - 1
+                    ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
+        }
+        .joined(separator: "\n")
+    }
+}
+
+func printTable(_ table: TextTable, emptyMessage: String) {
+    if table.rows.isEmpty {
+        print(emptyMessage)
+    } else {
+        print(table.render())
+    }
+}
+
+/// Stable JSON for scripts: sorted keys, ISO 8601 UTC dates.
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(formatTimestamp(date))
+    }
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+func formatTimestamp(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle())  // 2026-05-01T00:00:00Z
+}
+
+func formatOptional(_ date: Date?) -> String {
+    date.map(formatTimestamp) ?? "-"
+}
