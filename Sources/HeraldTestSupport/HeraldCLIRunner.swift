@@ -1,0 +1,103 @@
+import Foundation
+import PostgresClient
+
+/// What one run of the built `herald` binary did.
+public struct CommandResult: Sendable, CustomStringConvertible {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs the real `herald` executable (built next to the test bundle) against a database,
+/// the way a person would from a shell.
+public struct HeraldCLI: Sendable {
+    public var environment: [String: String]
+
+    public init(database: ConnectionConfiguration?, environment extra: [String: String] = [:]) {
+        // Start from a clean slate so the developer's own PG*/HERALD_* settings never leak in.
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("PG") && !$0.key.hasPrefix("HERALD_")
+        }
+        environment["HERALD_ACTOR"] = "cli-test"
+        if let database { environment["HERALD_DATABASE_URL"] = database.conninfo }
+        environment["COLUMNS"] = "200"
+        for (key, value) in extra { environment[key] = value }
+        self.environment = environment
+    }
+
+    public static func binaryURL() throws -> URL {
+        if let override = ProcessInfo.processInfo.environment["HERALD_TEST_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        var candidates = [Bundle.main.bundleURL]
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for directory in candidates {
+            for candidate in [directory, directory.deletingLastPathComponent()] {
+                let url = candidate.appendingPathComponent("herald")
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    FileManager.default.isExecutableFile(atPath: url.path)
+                {
+                    return url
+                }
+            }
+        }
+        throw CLIRunnerError(message: "cannot find the built herald binary near \(candidates.map(\.path)); set HERALD_TEST_BINARY")
+    }
+
+    /// Runs `herald arguments…`; output goes through temp files (a full pipe would block).
+    @discardableResult
+    public func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> CommandResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("out")
+        let errURL = scratch.appendingPathComponent("err")
+        let inURL = scratch.appendingPathComponent("in")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+
+        let process = Process()
+        process.executableURL = try Self.binaryURL()
+        process.arguments = arguments
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let input = try FileHandle(forReadingFrom: inURL)
+        defer {
+            try? out.close()
+            try? err.close()
+            try? input.close()
+        }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// `run` that expects success, for the steps of a scenario.
+    @discardableResult
+    public func succeed(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> CommandResult {
+        let result = try run(arguments, stdin: stdin, in: directory)
+        guard result.status == 0 else {
+            throw CLIRunnerError(message: "herald \(arguments.joined(separator: " ")) failed:\n\(result)")
+        }
+        return result
+    }
+}
+
+public struct CLIRunnerError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

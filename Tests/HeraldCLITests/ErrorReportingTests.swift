@@ -1,0 +1,176 @@
+import Foundation
+import HeraldTestSupport
+import Testing
+
+/// Every kind of bad input: one clear line per problem, the sysexits code, and a database
+/// left exactly as it was (compared row by row through a fingerprint).
+@Suite struct ErrorReportingTests {
+    /// Runs `arguments` on a database holding tenant acme with app weather (en, de) and a
+    /// draft alert `welcome`; checks exit code, that stderr says each of `messages`, and
+    /// that nothing changed.
+    func expectRefusal(
+        _ arguments: [String], status: Int32, saying messages: [String], after setup: [[String]] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
+            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
+            try herald.succeed([
+                "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather",
+                "--default-locale", "en", "--locales", "en,de",
+            ])
+            try herald.succeed([
+                "campaign", "create", "welcome", "--app", "weather", "--kind", "alert", "--name", "Welcome",
+                "--title", "Hi", "--message", "Welcome", "--message-key", "2026/01/01",
+            ])
+            for step in setup { try herald.succeed(step) }
+            let before = try HeraldFixtures.fingerprint(database)
+            let result = try herald.run(arguments)
+            #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
+            for message in messages {
+                #expect(result.stderr.contains(message), "\(result)", sourceLocation: sourceLocation)
+            }
+            #expect(!result.stderr.contains("SQLSTATE"), sourceLocation: sourceLocation)
+            #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
+            #expect(try HeraldFixtures.fingerprint(database) == before, "the database changed", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func badSlugNamesTheValue() throws {
+        try expectRefusal(["tenant", "create", "Acme Co", "--name", "X"], status: 65, saying: ["\"Acme Co\""])
+    }
+
+    @Test func badLocaleNamesTheValue() throws {
+        try expectRefusal(
+            ["app", "create", "news", "--name", "News", "--bundle-id", "com.acme.news", "--default-locale", "english"],
+            status: 65, saying: ["\"english\""])
+    }
+
+    @Test func badVersionInACondition() throws {
+        try expectRefusal(
+            ["campaign", "condition", "add", "welcome", "--app", "weather", "--all", "minAppVersion=2.x"],
+            status: 65, saying: ["\"2.x\""])
+    }
+
+    @Test func conditionTheKindCannotExpressListsWhatItSupports() throws {
+        try expectRefusal(
+            ["campaign", "condition", "add", "welcome", "--app", "weather", "--any", "onWifi=true"],
+            status: 65, saying: ["minAppVersion", "maxAppVersion"])
+    }
+
+    @Test func characterXMLCannotCarryIsRefused() throws {
+        try expectRefusal(
+            ["campaign", "update", "welcome", "--app", "weather", "--title", "bell\u{07}"],
+            status: 65, saying: ["U+0007"])
+    }
+
+    @Test func httpOnlyURLForAView() throws {
+        try expectRefusal(
+            ["campaign", "create", "b", "--app", "weather", "--kind", "banner", "--name", "B",
+             "--view", "id=v,file=ftp://x.example/b.html"],
+            status: 65, saying: ["ftp://x.example/b.html"])
+    }
+
+    @Test func endBeforeStart() throws {
+        try expectRefusal(
+            ["campaign", "update", "welcome", "--app", "weather", "--starts", "2026-06-01", "--ends", "2026-05-01"],
+            status: 65, saying: ["end"])
+    }
+
+    @Test func unknownTenantNamesItAndTheListCommand() throws {
+        try expectRefusal(["app", "list", "--tenant", "nobody"], status: 65, saying: ["\"nobody\"", "herald tenant list"])
+    }
+
+    @Test func unknownAppNamesItAndTheListCommand() throws {
+        try expectRefusal(
+            ["campaign", "show", "welcome", "--app", "radio"], status: 65, saying: ["acme/radio", "herald app list"])
+    }
+
+    @Test func unknownCampaignNamesItAndTheListCommand() throws {
+        try expectRefusal(
+            ["campaign", "activate", "nope", "--app", "weather"], status: 65,
+            saying: ["acme/weather/nope", "herald campaign list"])
+    }
+
+    @Test func takenTenantSlugIsSaidInWords() throws {
+        try expectRefusal(["tenant", "create", "acme", "--name", "Again"], status: 65, saying: ["already exists"])
+    }
+
+    @Test func reusedCampaignKeyIsSaidInWords() throws {
+        try expectRefusal(
+            ["campaign", "create", "welcome", "--app", "weather", "--kind", "alert", "--name", "W2",
+             "--title", "a", "--message", "b"],
+            status: 65, saying: ["already has a campaign with that key"])
+    }
+
+    @Test func reusedMessageKeyIsSaidInWords() throws {
+        try expectRefusal(
+            ["campaign", "create", "other", "--app", "weather", "--kind", "alert", "--name", "Other",
+             "--title", "a", "--message", "b", "--message-key", "2026/01/01"],
+            status: 65, saying: ["message key", "already used"])
+    }
+
+    @Test func activateRefusesACampaignWithoutContentAndSaysWhy() throws {
+        try expectRefusal(
+            ["campaign", "activate", "bare", "--app", "weather"], status: 65, saying: ["cannot activate bare", "en"],
+            after: [["campaign", "create", "bare", "--app", "weather", "--kind", "story", "--name", "Bare"]])
+    }
+
+    @Test func activateRefusesACampaignThatHasEnded() throws {
+        try expectRefusal(
+            ["campaign", "activate", "welcome", "--app", "weather"], status: 65, saying: ["cannot activate welcome"],
+            after: [["campaign", "update", "welcome", "--app", "weather", "--starts", "2020-01-01", "--ends", "2020-02-01"]])
+    }
+
+    @Test func localeTheAppDoesNotSupport() throws {
+        try expectRefusal(
+            ["campaign", "update", "welcome", "--app", "weather", "--locale", "fr", "--title", "Salut", "--message", "Bienvenue"],
+            status: 65, saying: ["fr", "herald app update"])
+    }
+
+    @Test func flagsOfAnotherKind() throws {
+        try expectRefusal(
+            ["campaign", "update", "welcome", "--app", "weather", "--page", "image=https://x.example/1.jpg"],
+            status: 65, saying: ["--page is for story campaigns"])
+    }
+
+    @Test func missingTenantIsAUsageError() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let result = try HeraldCLI(database: database).run(["app", "list"])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("--tenant"))
+        }
+    }
+
+    @Test func unreachableDatabaseSaysWhereButNotThePassword() throws {
+        let herald = HeraldCLI(
+            database: nil,
+            environment: ["HERALD_DATABASE_URL": "postgresql://herald:s3cret-pw@127.0.0.1:1/heraldprod?connect_timeout=2"])
+        let result = try herald.run(["tenant", "list"])
+        #expect(result.status == 69, "\(result)")
+        #expect(result.stderr.contains("127.0.0.1"))
+        #expect(result.stderr.contains("heraldprod"))
+        #expect(!result.stderr.contains("s3cret-pw"))
+        #expect(!result.stdout.contains("s3cret-pw"))
+    }
+
+    @Test func noDatabaseConfigured() throws {
+        let result = try HeraldCLI(database: nil).run(["tenant", "list"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("HERALD_DATABASE_URL"))
+    }
+
+    @Test func pendingMigrationsNameTheMigrateCommand() throws {
+        try HeraldFixtures.withEmptyDatabase { database in
+            let herald = HeraldCLI(database: database)
+            let result = try herald.run(["tenant", "list"])
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stderr.contains("herald migrate"))
+            let status = try herald.succeed(["migrate", "--status", "--json"]).stdout
+            #expect(status.contains("\"pending\""))
+            try herald.succeed(["migrate"])
+            #expect(try herald.succeed(["migrate"]).stdout.contains("up to date"))
+            #expect(try herald.succeed(["tenant", "list"]).stdout.contains("no tenants yet"))
+        }
+    }
+}
