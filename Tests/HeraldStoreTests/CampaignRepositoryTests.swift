@@ -1,0 +1,143 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+@Suite struct CampaignRepositoryTests {
+    /// A database with tenant acme and app weather, for the body.
+    func withApp(_ body: (HeraldDatabase, AppRecord) throws -> Void) throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "store-test")
+            _ = try database.asOperator { try $0.tenants.create(slug: try Slug("acme"), name: "Acme") }
+            let app = try database.inTenant(try Slug("acme")) { try $0.apps.create(try StoreFixtures.app("weather")) }
+            try body(database, app)
+        }
+    }
+
+    @Test(arguments: ["banner", "alert", "story"])
+    func everyKindRoundTripsExactly(kind: String) throws {
+        try withApp { database, app in
+            let spec =
+                switch kind {
+                case "banner": try StoreFixtures.banner("c1")
+                case "alert": try StoreFixtures.alert("c1", messageKey: "promo/1")
+                default: try StoreFixtures.story("c1")
+                }
+            let created = try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) }
+            #expect(created.spec == spec)
+            let reloaded = try database.inTenant(try Slug("acme")) { try $0.campaigns.find(spec.key, in: app) }
+            #expect(reloaded.spec == spec)
+            // Saving the same spec writes nothing.
+            let changed = try database.inTenant(try Slug("acme")) { try $0.campaigns.save(spec, in: app) }
+            #expect(changed.isEmpty)
+        }
+    }
+
+    @Test func defaultMessageKeysAreTheStartDateWithSuffixesWhenTaken() throws {
+        try withApp { database, app in
+            let start = try #require(ISO8601DateFormatter().date(from: "2026-05-01T10:00:00Z"))
+            let keys = try database.inTenant(try Slug("acme")) { session in
+                try ["a", "b", "c"].map { key in
+                    try session.campaigns.create(try StoreFixtures.alert(key, startsAt: start), in: app).spec.messageKey?.rawValue
+                }
+            }
+            #expect(keys == ["2026/05/01", "2026/05/01-2", "2026/05/01-3"])
+        }
+    }
+
+    @Test func messageKeysAndCampaignKeysAreNeverReusedEvenAfterArchive() throws {
+        try withApp { database, app in
+            let acme = try Slug("acme")
+            try database.inTenant(acme) { session in
+                var alert = try session.campaigns.create(try StoreFixtures.alert("hello", messageKey: "2026/01/01"), in: app).spec
+                alert.messageKey = try MessageKey("2026/01/02")
+                #expect(try session.campaigns.save(alert, in: app) == ["messageKey"])
+                try session.campaigns.setStatus(alert.key, .archived, in: app)
+            }
+            // The old key, the new key and the campaign key all stay taken.
+            for messageKey in ["2026/01/01", "2026/01/02"] {
+                #expect(throws: StoreError.self) {
+                    try database.inTenant(acme) {
+                        try $0.campaigns.create(try StoreFixtures.alert("other", messageKey: messageKey), in: app)
+                    }
+                }
+            }
+            let reuse = #expect(throws: StoreError.self) {
+                try database.inTenant(acme) { try $0.campaigns.create(try StoreFixtures.story("hello"), in: app) }
+            }
+            #expect(reuse?.description.contains("never reused") == true)
+            // Going back to an old message key is refused as well.
+            #expect(throws: StoreError.self) {
+                try database.inTenant(acme) { session in
+                    var alert = try session.campaigns.find(try Slug("hello"), in: app).spec
+                    alert.messageKey = try MessageKey("2026/01/01")
+                    try session.campaigns.save(alert, in: app)
+                }
+            }
+        }
+    }
+
+    @Test func theDatabaseRefusesToDeleteOrRekeyCampaigns() throws {
+        try withApp { database, app in
+            let acme = try Slug("acme")
+            try database.inTenant(acme) { _ = try $0.campaigns.create(try StoreFixtures.banner("spring"), in: app) }
+            #expect(throws: StoreError.self) {
+                try database.asOperator { try $0.connection.execute("DELETE FROM campaigns") }
+            }
+            let rekey = #expect(throws: StoreError.self) {
+                try database.asOperator { try $0.connection.execute("UPDATE campaigns SET key = 'autumn'") }
+            }
+            #expect(rekey?.description.contains("devices remember") == true)
+            #expect(throws: StoreError.self) {
+                try database.asOperator { try $0.connection.execute("DELETE FROM alert_message_keys") }
+            }
+        }
+    }
+
+    @Test func saveWritesOnlyWhatChangedAndTheAuditLogSaysWho() throws {
+        try withApp { database, app in
+            let acme = try Slug("acme")
+            let changed = try database.inTenant(acme) { session in
+                var spec = try session.campaigns.create(try StoreFixtures.banner("spring"), in: app).spec
+                spec.name = "Spring!"
+                spec.content[try LocaleTag("de")] = nil
+                spec.conditions.set(try Condition.parse(group: .all, assignment: "neverDisplayed=true", kind: .banner))
+                return try session.campaigns.save(spec, in: app)
+            }
+            #expect(changed == ["name", "conditions", "content.de"])
+            let entries = try database.inTenant(acme, readOnly: true) { try $0.audit.entries(since: nil) }
+            #expect(entries.allSatisfy { $0.actor == "store-test" })
+            #expect(entries.contains { $0.entity == "campaigns" && $0.action == "update" && $0.entityID == "spring" })
+            #expect(entries.contains { $0.entity == "banner_contents" && $0.action == "delete" })
+            #expect(!entries.contains { $0.entity == "banner_contents" && $0.action == "delete" && $0.entityID.contains("en") })
+        }
+    }
+
+    @Test func activationRefusesWhatCouldNotBePublished() throws {
+        try withApp { database, app in
+            let acme = try Slug("acme")
+            var bare = try StoreFixtures.story("bare")
+            bare.content = [:]
+            _ = try database.inTenant(acme) { try $0.campaigns.create(bare, in: app) }
+            let error = #expect(throws: StoreError.self) {
+                try database.inTenant(acme) { try $0.campaigns.setStatus(try Slug("bare"), .active, in: app) }
+            }
+            #expect(error?.description.contains("cannot activate bare") == true)
+            let status = try database.inTenant(acme) { try $0.campaigns.find(try Slug("bare"), in: app).spec.status }
+            #expect(status == .draft)
+        }
+    }
+
+    @Test func contentInALocaleTheAppDoesNotSupportIsRefused() throws {
+        try withApp { database, app in
+            var spec = try StoreFixtures.alert("hello")
+            spec.content[try LocaleTag("fr")] = .alert(AlertContent(title: "Salut", message: "Bienvenue", actionURL: nil, actionButton: nil))
+            let error = #expect(throws: StoreError.self) {
+                try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) }
+            }
+            #expect(error?.description.contains("fr") == true)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import HeraldCore
+import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+/// One tenant must never read or touch another's rows: not through any store method, and
+/// not through raw SQL run while another tenant is set. Row-level security enforces it.
+@Suite struct TenantIsolationTests {
+    static let tenantTables = [
+        "apps", "campaigns", "alert_message_keys", "campaign_conditions", "banner_contents", "banner_views",
+        "alert_contents", "story_contents", "story_pages", "audit_log",
+    ]
+
+    @Test func storeMethodsSeeOnlyTheirTenant() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            let seeded = try StoreFixtures.seedTwoTenants(database)
+            try database.inTenant(seeded.globex.slug) { session in
+                #expect(try session.apps.list().map(\.spec.slug.rawValue) == ["news"])
+                #expect(throws: StoreError.self) { try session.apps.find(seeded.acmeApp.spec.slug) }
+                #expect(throws: StoreError.self) { try session.apps.update(seeded.acmeApp.spec.slug, { var c = AppChanges(); c.name = "Stolen"; return c }()) }
+                #expect(try session.campaigns.load(appIDs: [seeded.acmeApp.id]).isEmpty)
+                for campaign in seeded.acmeCampaigns {
+                    #expect(throws: StoreError.self) { try session.campaigns.find(campaign.spec.key, in: seeded.acmeApp) }
+                    var stolen = campaign.spec
+                    stolen.name = "Stolen"
+                    #expect(throws: StoreError.self) { try session.campaigns.save(stolen, in: seeded.acmeApp) }
+                    #expect(throws: StoreError.self) { try session.campaigns.setStatus(campaign.spec.key, .archived, in: seeded.acmeApp) }
+                }
+                // Creating into the other tenant's app is refused by the database.
+                #expect(throws: (any Error).self) { try session.campaigns.create(try StoreFixtures.alert("sneaky"), in: seeded.acmeApp) }
+                let spec = try session.spec()
+                #expect(spec.apps.map(\.slug.rawValue) == ["news"])
+                #expect(try session.audit.entries(since: nil).allSatisfy { !$0.entityID.contains("weather") && !$0.entityID.contains("acme") })
+            }
+            // And acme's data is intact.
+            try database.inTenant(seeded.acme.slug) { session in
+                let campaigns = try session.campaigns.load(appIDs: [seeded.acmeApp.id])
+                #expect(campaigns.map(\.spec) == seeded.acmeCampaigns.map(\.spec))
+                #expect(try session.apps.find(seeded.acmeApp.spec.slug).spec.name == "Weather")
+            }
+        }
+    }
+
+    @Test func rawSQLWithAnotherTenantSetCannotReadOrWriteIt() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            let seeded = try StoreFixtures.seedTwoTenants(database)
+            let acmeID = seeded.acme.id
+            try database.inTenant(seeded.globex.slug) { session in
+                let sql = session.connection
+                for table in Self.tenantTables {
+                    let rows = try sql.query("SELECT count(*) AS n FROM \(table) WHERE tenant_id = $1", [acmeID])
+                    #expect(try rows[0].decode("n", as: Int.self) == 0, "\(table) leaked")
+                }
+                let tenants = try sql.query("SELECT slug FROM tenants")
+                #expect(try tenants.map { try $0.decode("slug", as: String.self) } == ["globex"])
+                for table in ["apps", "campaigns"] {
+                    #expect(try sql.execute("UPDATE \(table) SET name = 'x' WHERE tenant_id = $1", [acmeID]) == 0)
+                }
+                for table in ["campaign_conditions", "banner_contents", "banner_views", "alert_contents", "story_contents", "story_pages"] {
+                    #expect(try sql.execute("DELETE FROM \(table) WHERE tenant_id = $1", [acmeID]) == 0)
+                }
+            }
+            // Writing a row that names the other tenant fails outright (each in its own transaction).
+            let inserts: [(String, [any PostgresEncodable])] = [
+                ("INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales) VALUES ($1, 'evil', 'Evil', 'ios', 'com.evil.app', 'en', '{en}')", [acmeID]),
+                ("INSERT INTO campaigns (tenant_id, app_id, key, kind, name) VALUES ($1, $2, 'evil', 'alert', 'Evil')", [acmeID, seeded.acmeApp.id]),
+                ("INSERT INTO audit_log (tenant_id, actor, action, entity) VALUES ($1, 'x', 'insert', 'forged')", [acmeID]),
+            ]
+            for (statement, parameters) in inserts {
+                #expect(throws: StoreError.self) {
+                    try database.inTenant(seeded.globex.slug) { try $0.connection.execute(statement, parameters) }
+                }
+            }
+            // Moving a row of one's own into the other tenant is refused too.
+            #expect(throws: StoreError.self) {
+                try database.inTenant(seeded.globex.slug) {
+                    try $0.connection.execute("UPDATE apps SET tenant_id = $1", [acmeID])
+                }
+            }
+            let acmeCampaigns = try database.inTenant(seeded.acme.slug) { try $0.campaigns.load(appIDs: [seeded.acmeApp.id]) }
+            #expect(acmeCampaigns.map(\.spec) == seeded.acmeCampaigns.map(\.spec))
+        }
+    }
+
+    @Test func withoutATenantOrWithAnUnknownRoleNothingIsVisible() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            _ = try StoreFixtures.seedTwoTenants(database)
+            let connection = try Connection(configuration: configuration)
+            // herald_tenant with no tenant set: nothing.
+            try connection.transaction { tx in
+                try tx.execute("SET LOCAL ROLE herald_tenant")
+                for table in Self.tenantTables + ["tenants"] {
+                    #expect(try tx.query("SELECT count(*) AS n FROM \(table)")[0].decode("n", as: Int.self) == 0, "\(table)")
+                }
+            }
+            // A role that was granted the tables but has no policy (code that forgot to pick
+            // a role, say): row-level security is forced, so it sees nothing either.
+            let role = "forgetful_\(UUID().uuidString.prefix(8).lowercased())"
+            try connection.execute("CREATE ROLE \(role) NOLOGIN")
+            defer {
+                try? connection.execute("DROP OWNED BY \(role)")
+                try? connection.execute("DROP ROLE \(role)")
+            }
+            try connection.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+            try connection.transaction { tx in
+                try tx.execute("SET LOCAL ROLE \(role)")
+                for table in Self.tenantTables + ["tenants"] {
+                    #expect(try tx.query("SELECT count(*) AS n FROM \(table)")[0].decode("n", as: Int.self) == 0, "\(table)")
+                }
+            }
+        }
+    }
+}
