@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+/// Reads and parses a campaigns file, reporting every problem with its path.
+private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {
+    let text: String
+    if path == "-" {
+        text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    } else {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(message: "cannot read \(path): no such file or not readable", code: ExitStatus.dataError)
+        }
+        guard let decoded = String(data: data, encoding: .utf8) else {
+            throw InputError(message: "\(path) is not UTF-8 text")
+        }
+        text = decoded
+    }
+    switch CampaignsDocument.parse(text, fileName: path) {
+    case .success(let document): return document
+    case .failure(let problems): throw ValidationErrors(errors: problems)
+    }
+}
+
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Make the database match a campaigns file (YAML or JSON).",
+        discussion: """
+            Declarative and idempotent: creates what is missing, updates what differs, and
+            archives campaigns of the listed apps that the file no longer lists (apps and
+            tenants not in the file are left alone). Applying the same file twice changes
+            nothing. All or nothing: one transaction. `herald export` writes this format.
+            """)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Campaigns file, or - for standard input.", valueName: "file"))
+    var file: String
+    @Flag(name: .long, help: "Show the plan; write nothing.") var dryRun = false
+    @OptionGroup var output: JSONFlag
+
+    private struct DryRun: Error { let steps: [ApplyStep] }
+
+    func run() throws {
+        try reportingFailures {
+            let document = try readCampaignsFile(file)
+            let database = try Environment.openDatabase()
+            let steps: [ApplyStep]
+            do {
+                steps = try database.transaction { unit in
+                    let steps = try CampaignsApplier().apply(document, in: unit)
+                    if dryRun { throw DryRun(steps: steps) }  // rolls the transaction back
+                    return steps
+                }
+            } catch let dryRun as DryRun {
+                steps = dryRun.steps
+            }
+            if output.json {
+                struct Step: Encodable { let action, entity, path: String; let details: [String] }
+                try printJSON([
+                    "dryRun": AnyEncodable(dryRun),
+                    "steps": AnyEncodable(steps.map { Step(action: $0.action.rawValue, entity: $0.entity, path: $0.path, details: $0.details) }),
+                ])
+                return
+            }
+            for step in steps { print(step.description) }
+            if steps.isEmpty {
+                print("no changes")
+            } else if dryRun {
+                print("dry run: \(steps.count) change(s) planned, nothing written")
+            } else {
+                print("applied \(steps.count) change(s)")
+            }
+        }
+    }
+}
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a campaigns file and list every problem with its path; writes nothing.",
+        discussion: "Needs no database. Exit 0 when the file is valid, 65 when it is not.")
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Campaigns file, or - for standard input.", valueName: "file"))
+    var file: String
+
+    func run() throws {
+        try reportingFailures {
+            let document = try readCampaignsFile(file)
+            let apps = document.tenants.flatMap(\.apps)
+            let campaigns = apps.flatMap(\.campaigns)
+            print("\(file) is valid: \(document.tenants.count) tenant(s), \(apps.count) app(s), \(campaigns.count) campaign(s)")
+        }
+    }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a tenant's apps and campaigns as a campaigns file (YAML).",
+        discussion: "export → apply → export gives byte-identical output.")
+
+    @OptionGroup var tenant: TenantOption
+    @Option(help: "Only this app.") var app: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        try reportingFailures {
+            let app = try app.map { try Slug($0) }
+            let database = try Environment.openDatabase()
+            let spec = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.spec(app: app) }
+            let yaml = CampaignsDocument(version: CampaignsDocument.currentVersion, tenants: [spec]).yaml()
+            if let output {
+                do {
+                    try Data(yaml.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    throw InputError(message: "cannot write \(output): \(error.localizedDescription)", code: ExitStatus.cannotCreate)
+                }
+            } else {
+                print(yaml, terminator: "")
+            }
+        }
+    }
+}
+
+/// Lets `printJSON` take a dictionary of mixed values.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (Encoder) throws -> Void
+    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
+    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
+}
