@@ -1,0 +1,183 @@
+/// One Notable view: a page the banner shows, by URL or as inline HTML that the publisher
+/// hosts next to control.json.
+public struct BannerView: Hashable, Sendable {
+    public enum Source: Hashable, Sendable {
+        case file(HTTPURL)
+        case html(String)
+    }
+
+    public var id: Slug
+    public var source: Source
+    /// Points; absent means full screen height on the device.
+    public var height: Double?
+    /// Absent (or anything but top) means bottom on the device.
+    public var origin: ViewOrigin?
+
+    public init(id: Slug, source: Source, height: Double? = nil, origin: ViewOrigin? = nil) {
+        self.id = id
+        self.source = source
+        self.height = height
+        self.origin = origin
+    }
+
+    func problems() -> [ValidationError] {
+        var problems: [ValidationError] = []
+        if let height, !(height > 0 && height < 100_000) {
+            problems.append(ValidationError(message: "view \(id) height \(height) must be a positive number of points"))
+        }
+        if case .html(let html) = source, html.isEmpty {
+            problems.append(ValidationError(message: "view \(id) has empty HTML"))
+        }
+        return problems
+    }
+}
+
+/// A banner in one locale: the views and the one shown first.
+public struct BannerContent: Hashable, Sendable {
+    public var entry: Slug
+    public var views: [BannerView]
+
+    public init(entry: Slug, views: [BannerView]) {
+        self.entry = entry
+        self.views = views
+    }
+
+    func problems() -> [ValidationError] {
+        var problems = views.flatMap { $0.problems() }
+        if views.isEmpty {
+            problems.append(ValidationError(message: "a banner needs at least one view"))
+        }
+        var seen: Set<Slug> = []
+        for view in views where !seen.insert(view.id).inserted {
+            problems.append(ValidationError(message: "view id \(view.id) is used twice; view ids must be unique"))
+        }
+        if !views.isEmpty, !views.contains(where: { $0.id == entry }) {
+            problems.append(
+                ValidationError(
+                    message: "entry \(quote(entry.rawValue)) names no view (views: \(views.map(\.id.rawValue).joined(separator: ", "))); "
+                        + "the client would silently never show this banner"))
+        }
+        return problems
+    }
+}
+
+/// An iNotify alert in one locale.
+public struct AlertContent: Hashable, Sendable {
+    public var title: String
+    public var message: String
+    public var actionURL: LinkURL?
+    /// Label of the action button; used only with `actionURL` (the client's default is "More Info").
+    public var actionButton: String?
+
+    public init(title: String, message: String, actionURL: LinkURL? = nil, actionButton: String? = nil) {
+        self.title = title
+        self.message = message
+        self.actionURL = actionURL
+        self.actionButton = actionButton
+    }
+
+    func problems() -> [ValidationError] {
+        var problems = collect {
+            try XMLText.checkRequired(title, field: "title")
+            try XMLText.checkRequired(message, field: "message")
+        }
+        if let actionButton {
+            problems += collect { try XMLText.checkRequired(actionButton, field: "action button") }
+            if actionURL == nil {
+                problems.append(ValidationError(message: "an action button needs an action URL (the client ignores it otherwise)"))
+            }
+        }
+        return problems
+    }
+}
+
+/// One full-screen page of a Pushwoosh story.
+public struct StoryPage: Hashable, Sendable {
+    public var image: HTTPURL
+    /// Seconds before auto-advance; absent means the client's default (about 5).
+    public var duration: Double?
+    public var link: LinkURL?
+    public var buttonTitle: String?
+    public var title: String?
+    public var subtitle: String?
+
+    public init(
+        image: HTTPURL, duration: Double? = nil, link: LinkURL? = nil, buttonTitle: String? = nil, title: String? = nil,
+        subtitle: String? = nil
+    ) {
+        self.image = image
+        self.duration = duration
+        self.link = link
+        self.buttonTitle = buttonTitle
+        self.title = title
+        self.subtitle = subtitle
+    }
+
+    func problems() -> [ValidationError] {
+        var problems: [ValidationError] = []
+        if let duration, !(duration > 0 && duration < 100_000) {
+            problems.append(ValidationError(message: "page duration \(duration) must be a positive number of seconds"))
+        }
+        for (text, field) in [(buttonTitle, "button title"), (title, "page title"), (subtitle, "page subtitle")] {
+            if let text { problems += collect { try XMLText.checkRequired(text, field: field) } }
+        }
+        return problems
+    }
+}
+
+/// A story in one locale: the push's own text (also the fallback body) and its pages.
+public struct StoryContent: Hashable, Sendable {
+    public var pushTitle: String?
+    public var pushText: String
+    public var pages: [StoryPage]
+
+    public init(pushTitle: String? = nil, pushText: String, pages: [StoryPage]) {
+        self.pushTitle = pushTitle
+        self.pushText = pushText
+        self.pages = pages
+    }
+
+    func problems() -> [ValidationError] {
+        var problems = collect { try XMLText.checkRequired(pushText, field: "push text") }
+        if let pushTitle { problems += collect { try XMLText.checkRequired(pushTitle, field: "push title") } }
+        if pages.isEmpty { problems.append(ValidationError(message: "a story needs at least one page")) }
+        for (index, page) in pages.enumerated() {
+            problems += page.problems().map { ValidationError(message: "page \(index + 1): \($0.message)") }
+        }
+        return problems
+    }
+}
+
+public enum CampaignContent: Hashable, Sendable {
+    case banner(BannerContent)
+    case alert(AlertContent)
+    case story(StoryContent)
+
+    public var kind: CampaignKind {
+        switch self {
+        case .banner: .banner
+        case .alert: .alert
+        case .story: .story
+        }
+    }
+
+    public func problems() -> [ValidationError] {
+        switch self {
+        case .banner(let content): content.problems()
+        case .alert(let content): content.problems()
+        case .story(let content): content.problems()
+        }
+    }
+}
+
+/// Runs checks that throw and collects the first problem of the block.
+func collect(_ body: () throws -> Void) -> [ValidationError] {
+    do {
+        try body()
+        return []
+    } catch let error as ValidationError {
+        return [error]
+    } catch {
+        return [ValidationError(message: "\(error)")]
+    }
+}

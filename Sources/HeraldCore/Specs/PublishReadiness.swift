@@ -1,0 +1,35 @@
+import Foundation
+
+/// Why a campaign could not be published as it is: `activate` refuses it with these reasons.
+public enum PublishReadiness {
+    public static func problems(campaign: CampaignSpec, app: AppSpec, now: Date) -> [String] {
+        var problems: [String] = []
+        let supported = Set(app.locales)
+        let allowed = campaign.locales.map { Set($0).intersection(supported) } ?? supported
+        for locale in campaign.locales ?? [] where !supported.contains(locale) {
+            problems.append("its locale restriction names \(locale), which app \(app.slug) does not support")
+        }
+        for locale in campaign.content.keys.sorted() where !supported.contains(locale) {
+            problems.append("it has content for \(locale), which app \(app.slug) does not support")
+        }
+        if campaign.locales == nil || allowed.contains(app.defaultLocale) {
+            if campaign.content[app.defaultLocale] == nil {
+                problems.append(
+                    "it has no content in the app's default locale \(app.defaultLocale), which every other locale falls back to")
+            }
+        } else if !allowed.contains(where: { locale in
+            locale.fallbackChain(defaultLocale: app.defaultLocale).contains { campaign.content[$0] != nil }
+        }) {
+            problems.append("it has no content for any of its locales (\(allowed.sorted().map(\.rawValue).joined(separator: ", ")))")
+        }
+        if let endsAt = campaign.endsAt, endsAt <= now {
+            problems.append("it ended at \(endsAt.formatted(Date.ISO8601FormatStyle())), which is in the past")
+        }
+        for (locale, content) in campaign.content {
+            if case .banner(let banner) = content, !banner.views.contains(where: { $0.id == banner.entry }) {
+                problems.append("its \(locale) entry \(banner.entry) names no view, so the client would never show it")
+            }
+        }
+        return problems
+    }
+}

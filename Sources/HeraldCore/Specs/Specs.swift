@@ -1,0 +1,121 @@
+import Foundation
+
+/// Everything about one campaign, as the CLI, the store, the campaigns file and the
+/// publisher all see it. One shape for all, so there is one set of rules.
+public struct CampaignSpec: Equatable, Sendable {
+    public var key: Slug
+    public var kind: CampaignKind
+    public var name: String
+    public var status: CampaignStatus
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var priority: Int
+    /// A restriction to some of the app's locales; nil means all of them.
+    public var locales: [LocaleTag]?
+    public var conditions: ConditionSet
+    /// Alerts only; the store assigns the default when nil.
+    public var messageKey: MessageKey?
+    public var content: [LocaleTag: CampaignContent]
+
+    public init(
+        key: Slug, kind: CampaignKind, name: String, status: CampaignStatus = .draft, startsAt: Date? = nil,
+        endsAt: Date? = nil, priority: Int = 0, locales: [LocaleTag]? = nil, conditions: ConditionSet = ConditionSet(),
+        messageKey: MessageKey? = nil, content: [LocaleTag: CampaignContent] = [:]
+    ) {
+        self.key = key
+        self.kind = kind
+        self.name = name
+        self.status = status
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.priority = priority
+        self.locales = locales.map { Array(Set($0)).sorted() }
+        self.conditions = conditions
+        self.messageKey = messageKey
+        self.content = content
+    }
+
+    /// The campaign's own rules (those that need no app or clock).
+    public func problems() -> [ValidationError] {
+        var problems = collect { try XMLText.checkRequired(name, field: "name") }
+        if let startsAt, let endsAt, endsAt <= startsAt {
+            problems.append(ValidationError(message: "the campaign must end after it starts (starts \(startsAt), ends \(endsAt))"))
+        }
+        if let locales, locales.isEmpty {
+            problems.append(ValidationError(message: "a locale restriction needs at least one locale (omit it for all)"))
+        }
+        if messageKey != nil, kind != .alert {
+            problems.append(ValidationError(message: "only alert campaigns have a message key; this is a \(kind) campaign"))
+        }
+        problems += conditions.problems(kind: kind)
+        for (locale, content) in self.content.sorted(by: { $0.key < $1.key }) {
+            if content.kind != kind {
+                problems.append(ValidationError(message: "content for \(locale) is \(content.kind) content, but the campaign is a \(kind)"))
+                continue
+            }
+            problems += content.problems().map { ValidationError(message: "content \(locale): \($0.message)") }
+        }
+        return problems
+    }
+}
+
+public struct AppSpec: Equatable, Sendable {
+    public var slug: Slug
+    public var name: String
+    public var platform: Platform
+    public var bundleID: String
+    public var defaultLocale: LocaleTag
+    /// Sorted, unique, and containing the default locale.
+    public var locales: [LocaleTag]
+    public var baseURL: HTTPURL?
+    /// Sorted by key.
+    public var campaigns: [CampaignSpec]
+
+    public init(
+        slug: Slug, name: String, platform: Platform, bundleID: String, defaultLocale: LocaleTag, locales: [LocaleTag],
+        baseURL: HTTPURL? = nil, campaigns: [CampaignSpec] = []
+    ) {
+        self.slug = slug
+        self.name = name
+        self.platform = platform
+        self.bundleID = bundleID
+        self.defaultLocale = defaultLocale
+        self.locales = Array(Set(locales)).sorted()
+        self.baseURL = baseURL
+        self.campaigns = campaigns.sorted { $0.key < $1.key }
+    }
+
+    public func problems() -> [ValidationError] {
+        var problems = collect { try XMLText.checkRequired(name, field: "app name") }
+        let bundleParts = bundleID.split(separator: ".", omittingEmptySubsequences: false)
+        let bundleOK =
+            bundleParts.count >= 2
+            && bundleParts.allSatisfy { part in !part.isEmpty && part.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" } }
+        if !bundleOK {
+            problems.append(
+                ValidationError(message: "invalid bundle id \(quote(bundleID)): use reverse-DNS form such as com.acme.weather"))
+        }
+        if !locales.contains(defaultLocale) {
+            problems.append(
+                ValidationError(
+                    message: "default locale \(defaultLocale) is not among the app's locales (\(locales.map(\.rawValue).joined(separator: ", ")))"))
+        }
+        var keys: Set<Slug> = []
+        for campaign in campaigns where !keys.insert(campaign.key).inserted {
+            problems.append(ValidationError(message: "campaign key \(campaign.key) appears twice in app \(slug)"))
+        }
+        return problems
+    }
+}
+
+public struct TenantSpec: Equatable, Sendable {
+    public var slug: Slug
+    public var name: String
+    public var apps: [AppSpec]
+
+    public init(slug: Slug, name: String, apps: [AppSpec] = []) {
+        self.slug = slug
+        self.name = name
+        self.apps = apps
+    }
+}

@@ -1,0 +1,59 @@
+/// Minimal JSON string quoting, identical everywhere Herald writes JSON by hand.
+public enum JSONText {
+    /// A JSON string literal: `"` `\` and control characters escaped, everything else as is (UTF-8).
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Reads back a string literal made by `quoted` (and the common JSON escapes); nil otherwise.
+    public static func unquoted(_ literal: String) -> String? {
+        let scalars = Array(literal.unicodeScalars)
+        guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return nil }
+        var result = String.UnicodeScalarView()
+        var index = 1
+        while index < scalars.count - 1 {
+            let scalar = scalars[index]
+            if scalar != "\\" {
+                result.append(scalar)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < scalars.count - 1 else { return nil }
+            switch scalars[index] {
+            case "\"": result.append("\"")
+            case "\\": result.append("\\")
+            case "/": result.append("/")
+            case "n": result.append("\n")
+            case "r": result.append("\r")
+            case "t": result.append("\t")
+            case "b": result.append("\u{08}")
+            case "f": result.append("\u{0C}")
+            case "u":
+                guard index + 4 <= scalars.count - 2,
+                    let code = UInt32(String(String.UnicodeScalarView(scalars[(index + 1)...(index + 4)])), radix: 16),
+                    let decoded = Unicode.Scalar(code)
+                else { return nil }
+                result.append(decoded)
+                index += 4
+            default: return nil
+            }
+            index += 1
+        }
+        return String(result)
+    }
+}

@@ -1,0 +1,54 @@
+/// An absolute http(s) URL with a host: a banner view's page or a story image, which the
+/// device fetches itself.
+public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(_ raw: String) throws(ValidationError) {
+        let lower = raw.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") {
+            rest = raw.dropFirst(8)
+        } else if lower.hasPrefix("http://") {
+            rest = raw.dropFirst(7)
+        } else {
+            throw ValidationError(
+                message: "invalid URL \(quote(raw)): use an absolute http:// or https:// URL (the device downloads it)")
+        }
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !host.isEmpty, !host.contains("@") else {
+            throw ValidationError(message: "invalid URL \(quote(raw)): it needs a host, e.g. https://cdn.example.com/page.html")
+        }
+        try refuseSpacesAndControls(raw)
+        rawValue = raw
+    }
+
+    public var isHTTPS: Bool { rawValue.lowercased().hasPrefix("https://") }
+    public var description: String { rawValue }
+}
+
+/// A URL of any scheme (`myapp://page`, `https://…`, `mailto:…`): deep links and action URLs,
+/// which the device hands to the system to open.
+public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(_ raw: String) throws(ValidationError) {
+        let scheme = raw.prefix { $0 != ":" }
+        let validScheme =
+            scheme.count < raw.count && scheme.first?.isASCIILetter == true
+            && scheme.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "+" || $0 == "." || $0 == "-" }
+        guard validScheme, raw.count > scheme.count + 1 else {
+            throw ValidationError(message: "invalid link \(quote(raw)): use a URL with a scheme, e.g. myapp://offers or https://example.com")
+        }
+        try refuseSpacesAndControls(raw)
+        rawValue = raw
+    }
+
+    public var description: String { rawValue }
+}
+
+private func refuseSpacesAndControls(_ raw: String) throws(ValidationError) {
+    if let bad = raw.unicodeScalars.first(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+        throw ValidationError(
+            message: "invalid URL \(quote(raw)): it contains \(XMLText.name(bad)); percent-encode it (a space is %20)")
+    }
+}

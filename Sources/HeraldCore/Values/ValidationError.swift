@@ -1,0 +1,27 @@
+/// A rule the input broke, in words a person can act on: what was wrong, the offending
+/// value, and how to fix it. `path` locates it in a campaigns file (nil for flags).
+public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String?
+    public var message: String
+
+    public init(path: String? = nil, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        path.map { "\($0): \(message)" } ?? message
+    }
+
+    /// The same problem, located under `prefix` in a file.
+    public func at(_ prefix: String) -> ValidationError {
+        ValidationError(path: path.map { "\(prefix).\($0)" } ?? prefix, message: message)
+    }
+}
+
+/// Quotes a value for a message, showing invisible characters.
+func quote(_ value: String) -> String {
+    "\"" + value.unicodeScalars.map { scalar in
+        scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }.joined() + "\""
+}

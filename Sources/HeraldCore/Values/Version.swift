@@ -1,0 +1,36 @@
+/// An app or OS version as the clients compare it: dotted digits only (`3.2.1`), no leading
+/// zeros, so that Herald's order is exactly the device's numeric-search order
+/// (`2.10 > 2.9`, `2.4 < 2.4.0`) and equal versions are equal strings.
+public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+    public let rawValue: String
+
+    public init(_ raw: String) throws(ValidationError) {
+        let components = raw.split(separator: ".", omittingEmptySubsequences: false)
+        let wellFormed =
+            raw.utf8.count <= 64 && !components.isEmpty
+            && components.allSatisfy { component in
+                !component.isEmpty && component.allSatisfy(\.isASCIIDigit) && (component == "0" || component.first != "0")
+            }
+        guard wellFormed else {
+            throw ValidationError(
+                message: "invalid version \(quote(raw)): use dotted digits such as 2.4.0 (no letters, spaces or leading zeros), "
+                    + "because devices compare versions numerically")
+        }
+        rawValue = raw
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: Version, rhs: Version) -> Bool {
+        NumericSearch.compare(lhs.rawValue, rhs.rawValue) < 0
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,277 @@
+import CLibPQ
+import Foundation
+
+public enum IsolationLevel: String, Sendable {
+    case readCommitted = "READ COMMITTED"
+    case repeatableRead = "REPEATABLE READ"
+    case serializable = "SERIALIZABLE"
+}
+
+public enum PingResult: Sendable, Equatable {
+    case ok, rejecting, noResponse, noAttempt
+}
+
+/// One libpq connection. Not Sendable: own it in one place and use it from one thread
+/// (`ConnectionQueue` does that for async code). Every statement goes through
+/// `PQexecParams` in text format, except `executeScript` for trusted multi-statement files.
+public final class Connection {
+    private let handle: OpaquePointer
+    public let configuration: ConnectionConfiguration
+    private var transactionDepth = 0
+
+    public init(configuration: ConnectionConfiguration) throws {
+        self.configuration = configuration
+        guard let handle = PQconnectdb(configuration.conninfo) else {
+            throw PostgresError(kind: .connection, message: "out of memory connecting to \(configuration.redactedDescription)")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let reason = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+            PQfinish(handle)
+            throw PostgresError(
+                kind: .connection,
+                message: "cannot connect to \(configuration.redactedDescription): \(Self.redactPasswords(reason))")
+        }
+        self.handle = handle
+        // Server notices (e.g. "already a member of role") are not ours to print.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        try execute(
+            """
+            SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false),
+                   set_config('client_encoding', 'UTF8', false), set_config('IntervalStyle', 'iso_8601', false)
+            """)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    public static func ping(_ configuration: ConnectionConfiguration) -> PingResult {
+        switch PQping(configuration.conninfo) {
+        case PQPING_OK: .ok
+        case PQPING_REJECT: .rejecting
+        case PQPING_NO_RESPONSE: .noResponse
+        default: .noAttempt
+        }
+    }
+
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    // MARK: Statements
+
+    /// Runs one parameterised statement and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
+        let texts = parameters.map(\.postgresText)
+        let result = withCStrings(texts) { pointers in
+            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        }
+        return try consume(result)
+    }
+
+    /// Runs one parameterised statement and returns the number of rows it affected.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> Int {
+        try query(sql, parameters).rowsAffected
+    }
+
+    /// Runs a trusted multi-statement script (a migration file) with `PQexec`. Never pass input here.
+    public func executeScript(_ sql: String) throws {
+        guard PQsendQuery(handle, sql) == 1 else { throw connectionError() }
+        var failure: PostgresError?
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            if failure == nil, status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK, status != PGRES_EMPTY_QUERY {
+                failure = PostgresError.from(result: result, connection: handle)
+            }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+    }
+
+    private func consume(_ result: OpaquePointer?) throws -> QueryResult {
+        guard let result else { throw connectionError() }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return QueryResult(result: result)
+        default:
+            throw PostgresError.from(result: result, connection: handle)
+        }
+    }
+
+    func connectionError() -> PostgresError {
+        let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let kind: PostgresError.Kind = PQstatus(handle) == CONNECTION_OK ? .query : .connection
+        return PostgresError(kind: kind, message: message.isEmpty ? "the connection failed" : message)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws (the
+    /// body's error is rethrown). A nested call uses a savepoint.
+    public func transaction<T>(
+        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
+    ) throws -> T {
+        let savepoint = transactionDepth > 0 ? "herald_savepoint_\(transactionDepth)" : nil
+        if let savepoint {
+            try execute("SAVEPOINT \(savepoint)")
+        } else {
+            try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)\(readOnly ? " READ ONLY" : "")")
+        }
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        let value: T
+        do {
+            value = try body(self)
+        } catch {
+            if let savepoint {
+                _ = try? execute("ROLLBACK TO SAVEPOINT \(savepoint)")
+            } else {
+                _ = try? execute("ROLLBACK")
+            }
+            throw error
+        }
+        if let savepoint {
+            try execute("RELEASE SAVEPOINT \(savepoint)")
+        } else {
+            try execute("COMMIT")
+        }
+        return value
+    }
+
+    // MARK: Advisory locks
+
+    public func tryAdvisoryLock(_ key: Int64) throws -> Bool {
+        try query("SELECT pg_try_advisory_lock($1::bigint) AS locked", [key])[0].decode("locked")
+    }
+
+    public func advisoryLock(_ key: Int64) throws {
+        try execute("SELECT pg_advisory_lock($1::bigint)", [key])
+    }
+
+    public func advisoryUnlock(_ key: Int64) throws {
+        try execute("SELECT pg_advisory_unlock($1::bigint)", [key])
+    }
+
+    public func tryAdvisoryTransactionLock(_ key: Int64) throws -> Bool {
+        try query("SELECT pg_try_advisory_xact_lock($1::bigint) AS locked", [key])[0].decode("locked")
+    }
+
+    public func advisoryTransactionLock(_ key: Int64) throws {
+        try execute("SELECT pg_advisory_xact_lock($1::bigint)", [key])
+    }
+
+    // MARK: COPY
+
+    /// `COPY … FROM STDIN` (text format): `write` sends rows through the writer. Returns rows copied.
+    @discardableResult
+    public func copyIn(_ sql: String, _ write: (CopyWriter) throws -> Void) throws -> Int {
+        let start = withCStrings([]) { pointers in
+            PQexecParams(handle, sql, 0, nil, pointers, nil, nil, 0)
+        }
+        guard let start else { throw connectionError() }
+        guard PQresultStatus(start) == PGRES_COPY_IN else {
+            defer { PQclear(start) }
+            throw PostgresError.from(result: start, connection: handle)
+        }
+        PQclear(start)
+        let writer = CopyWriter(connection: self)
+        var failure: (any Error)?
+        do {
+            try write(writer)
+            try writer.flush()
+        } catch {
+            failure = error
+        }
+        let endResult = failure == nil ? PQputCopyEnd(handle, nil) : PQputCopyEnd(handle, "aborted by the client")
+        if endResult != 1, failure == nil { failure = connectionError() }
+        var copied = 0
+        while let result = PQgetResult(handle) {
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                copied = Int(PQcmdTuples(result).map { String(cString: $0) } ?? "") ?? 0
+            } else if failure == nil {
+                failure = PostgresError.from(result: result, connection: handle)
+            }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+        return copied
+    }
+
+    func putCopyData(_ bytes: [UInt8]) throws {
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
+            } ?? 1
+        }
+        guard sent == 1 else { throw connectionError() }
+    }
+
+    /// libpq's messages can echo the conninfo; keep any password out of them.
+    static func redactPasswords(_ text: String) -> String {
+        guard let regex = try? NSRegularExpression(pattern: "(password\\s*=\\s*)(\\S+)|(://[^:/@\\s]*:)([^@\\s]*)(@)") else {
+            return text
+        }
+        let range = NSRange(text.startIndex..., in: text)
+        return regex.stringByReplacingMatches(in: text, range: range, withTemplate: "$1$3***$5")
+    }
+}
+
+/// Streams rows into an open COPY in PostgreSQL's text format, 64 KiB at a time.
+public final class CopyWriter {
+    private unowned let connection: Connection
+    private var buffer: [UInt8] = []
+
+    init(connection: Connection) {
+        self.connection = connection
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// One row; nil is NULL. Tabs, newlines, carriage returns and backslashes are escaped.
+    public func writeRow(_ values: [String?]) throws {
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+            guard let value else {
+                buffer.append(contentsOf: Array("\\N".utf8))
+                continue
+            }
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                default: buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Bytes already in COPY text format.
+    public func writeRaw(_ bytes: some Sequence<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try connection.putCopyData(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Calls `body` with C strings for `texts` that stay alive for the whole call (nil = NULL).
+func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> R) rethrows -> R {
+    var owned: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
+    defer { for pointer in owned { free(pointer) } }
+    return try owned.withUnsafeMutableBufferPointer { buffer in
+        try body(buffer.map { $0.map { UnsafePointer($0) } })
+    }
+}

@@ -1,0 +1,27 @@
+import Dispatch
+
+/// Owns one `Connection` on a private serial queue, so blocking libpq calls never run on
+/// Swift's cooperative thread pool and the connection is only ever touched from one place.
+public final class ConnectionQueue: @unchecked Sendable {
+    // Invariant behind @unchecked Sendable: `connection` is used only inside `queue`.
+    private let connection: Connection
+    private let queue = DispatchQueue(label: "herald.postgres.connection")
+
+    public init(configuration: ConnectionConfiguration) throws {
+        connection = try Connection(configuration: configuration)
+    }
+
+    /// Runs `body` on the connection's queue and waits (for synchronous callers).
+    public func sync<T>(_ body: (Connection) throws -> T) throws -> T {
+        try queue.sync { try body(connection) }
+    }
+
+    /// Runs `body` on the connection's queue; the awaiting task's thread is free meanwhile.
+    public func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body(self.connection) })
+            }
+        }
+    }
+}

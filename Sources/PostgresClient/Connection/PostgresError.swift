@@ -1,0 +1,55 @@
+import CLibPQ
+import Foundation
+
+/// A failure from libpq or the server. Carries the SQLSTATE and the fields a caller needs to
+/// explain it; `description` never includes bound values, the DETAIL field (which can quote
+/// row values) or a password.
+public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case connection, query, decoding, usage }
+
+    public var kind: Kind
+    public var sqlState: String?
+    public var message: String
+    public var detail: String?
+    public var hint: String?
+    public var constraint: String?
+    public var table: String?
+    public var column: String?
+
+    public init(
+        kind: Kind, message: String, sqlState: String? = nil, detail: String? = nil, hint: String? = nil,
+        constraint: String? = nil, table: String? = nil, column: String? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.sqlState = sqlState
+        self.detail = detail
+        self.hint = hint
+        self.constraint = constraint
+        self.table = table
+        self.column = column
+    }
+
+    public var description: String {
+        var text = sqlState.map { "\($0): \(message)" } ?? message
+        if let constraint { text += " (constraint \(constraint))" }
+        return text
+    }
+
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+    public var isForeignKeyViolation: Bool { sqlState == "23503" }
+    public var isCheckViolation: Bool { sqlState == "23514" }
+    public var isRaisedException: Bool { sqlState == "P0001" }
+
+    /// Reads the diagnostic fields of a failed result.
+    static func from(result: OpaquePointer, connection: OpaquePointer?) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            guard let ascii = code.asciiValue, let value = PQresultErrorField(result, Int32(ascii)) else { return nil }
+            return String(cString: value)
+        }
+        let primary = field("M") ?? connection.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
+        return PostgresError(
+            kind: .query, message: primary.trimmingCharacters(in: .whitespacesAndNewlines), sqlState: field("C"),
+            detail: field("D"), hint: field("H"), constraint: field("n"), table: field("t"), column: field("c"))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where `initdb` and `postgres` live on this machine.
+public struct PostgresServerBinaries: Sendable, Equatable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public var initdb: URL { directory.appendingPathComponent("initdb") }
+    public var postgres: URL { directory.appendingPathComponent("postgres") }
+
+    /// `pg_config --bindir`, then the usual Debian and Homebrew places, newest version first.
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> PostgresServerBinaries
+    {
+        var candidates: [URL] = []
+        if let explicit = environment["HERALD_PG_BINDIR"], !explicit.isEmpty {
+            candidates.append(URL(fileURLWithPath: explicit))
+        }
+        if let bindir = pgConfigBindir(environment: environment) { candidates.append(URL(fileURLWithPath: bindir)) }
+        for pattern in ["/usr/lib/postgresql", "/opt/homebrew/opt", "/usr/local/opt"] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: pattern)) ?? []
+            let versions = entries.filter { pattern == "/usr/lib/postgresql" || $0.hasPrefix("postgresql") }
+                .sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+            candidates += versions.map { URL(fileURLWithPath: pattern).appendingPathComponent($0).appendingPathComponent("bin") }
+        }
+        candidates += ["/usr/local/bin", "/usr/bin", "/opt/homebrew/bin"].map { URL(fileURLWithPath: $0) }
+        for directory in candidates {
+            let binaries = PostgresServerBinaries(directory: directory)
+            if FileManager.default.isExecutableFile(atPath: binaries.initdb.path),
+                FileManager.default.isExecutableFile(atPath: binaries.postgres.path)
+            {
+                return binaries
+            }
+        }
+        throw PostgresError(
+            kind: .usage,
+            message: """
+                no PostgreSQL server binaries (initdb, postgres) found: install the `postgresql` package \
+                (Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16), \
+                or set HERALD_PG_BINDIR to their folder
+                """)
+    }
+
+    private static func pgConfigBindir(environment: [String: String]) -> String? {
+        let paths = (environment["PATH"] ?? "/usr/bin:/usr/local/bin").split(separator: ":")
+        guard let pgConfig = paths.map({ "\($0)/pg_config" }).first(where: FileManager.default.isExecutableFile(atPath:))
+        else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: pgConfig)
+        process.arguments = ["--bindir"]
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg_config-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        guard let handle = try? FileHandle(forWritingTo: output) else { return nil }
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let data = try? Data(contentsOf: output) else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+}

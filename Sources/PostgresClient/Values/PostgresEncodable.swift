@@ -1,0 +1,69 @@
+import Foundation
+
+/// A value sent as a query parameter, in PostgreSQL's text format. `nil` is SQL NULL.
+/// Casts belong in the SQL (`$1::uuid`), so every parameter travels as text.
+public protocol PostgresEncodable {
+    var postgresText: String? { get }
+}
+
+extension String: PostgresEncodable {
+    public var postgresText: String? { self }
+}
+
+extension Int: PostgresEncodable {
+    public var postgresText: String? { String(self) }
+}
+
+extension Int32: PostgresEncodable {
+    public var postgresText: String? { String(self) }
+}
+
+extension Int64: PostgresEncodable {
+    public var postgresText: String? { String(self) }
+}
+
+extension Double: PostgresEncodable {
+    /// Shortest text that reads back as the same Double ("88.5", "5.0" → "5.0").
+    public var postgresText: String? {
+        if isNaN { return "NaN" }
+        if isInfinite { return self < 0 ? "-Infinity" : "Infinity" }
+        return "\(self)"
+    }
+}
+
+extension Bool: PostgresEncodable {
+    public var postgresText: String? { self ? "true" : "false" }
+}
+
+extension Date: PostgresEncodable {
+    /// ISO 8601 in UTC with microseconds, which timestamptz reads exactly.
+    public var postgresText: String? { PostgresTimestamp.format(self) }
+}
+
+extension UUID: PostgresEncodable {
+    public var postgresText: String? { uuidString.lowercased() }
+}
+
+extension Data: PostgresEncodable {
+    /// bytea hex format.
+    public var postgresText: String? { "\\x" + map { String(format: "%02x", $0) }.joined() }
+}
+
+extension Array: PostgresEncodable where Element == String {
+    /// A text[] literal: every element double-quoted, `"` and `\` escaped.
+    public var postgresText: String? {
+        "{" + map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+}
+
+extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
+    public var postgresText: String? { self?.postgresText }
+}
+
+/// JSON text for json/jsonb parameters and columns.
+public struct PostgresJSON: Sendable, Equatable, PostgresEncodable {
+    public var text: String
+    public init(_ text: String) { self.text = text }
+    public var postgresText: String? { text }
+}
