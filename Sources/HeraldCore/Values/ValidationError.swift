@@ -25,3 +25,14 @@ func quote(_ value: String) -> String {
         scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
     }.joined() + "\""
 }
+
+/// Several problems at once (a file, a set of flags), reported together.
+public struct ValidationErrors: Error, Equatable, Sendable, CustomStringConvertible {
+    public let errors: [ValidationError]
+
+    public init(_ errors: [ValidationError]) {
+        self.errors = errors
+    }
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

@@ -141,8 +141,8 @@ struct CampaignLoader {
         for row in rows {
             let id: Int64 = try row.decode("campaign_id")
             let locale = try LocaleTag(try row.decode("locale", as: String.self))
-            var story = stories[id]?[locale]
-                ?? StoryContent(pushTitle: try row.decode("push_title"), pushText: try row.decode("push_text"), pages: [])
+            var story = try stories[id]?[locale]
+                ?? StoryContent(pushTitle: row.decode("push_title"), pushText: row.decode("push_text"), pages: [])
             if let image = try row.decode("image", as: String?.self) {
                 story.pages.append(
                     StoryPage(

@@ -190,5 +190,5 @@ func parseLocales(_ list: String) throws -> [LocaleTag] {
 }
 
 func throwIfProblems(_ problems: [ValidationError]) throws {
-    if !problems.isEmpty { throw ValidationErrors(errors: problems) }
+    if !problems.isEmpty { throw ValidationErrors(problems) }
 }

@@ -19,7 +19,7 @@ private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {
     }
     switch CampaignsDocument.parse(text, fileName: path) {
     case .success(let document): return document
-    case .failure(let problems): throw ValidationErrors(errors: problems)
+    case .failure(let problems): throw problems
     }
 }
 

@@ -93,7 +93,7 @@ func addConditions(all: [String], any: [String], kind: CampaignKind, to set: Con
         for assignment in assignments {
             do {
                 set.set(try Condition.parse(group: group, assignment: assignment, kind: kind))
-            } catch let error as ValidationError {
+            } catch {
                 problems.append(error)
             }
         }

@@ -25,7 +25,7 @@ struct TenantCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let slug = try Slug(slug)
-                try checkText(name, field: "--name")
+                try XMLText.checkRequired(name, field: "--name")
                 let database = try Environment.openDatabase()
                 let tenant = try database.asOperator { try $0.tenants.create(slug: slug, name: name) }
                 if output.json {

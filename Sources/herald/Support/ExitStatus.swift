@@ -4,6 +4,9 @@ import HeraldCore
 import HeraldStore
 import PostgresClient
 
+/// Herald's validation error (ArgumentParser has one of the same name).
+typealias ValidationError = HeraldCore.ValidationError
+
 /// sysexits(3) codes, as design.md asks.
 enum ExitStatus {
     static let usage: Int32 = 64
@@ -55,11 +58,6 @@ private func describe(_ error: any Error) -> ([String], Int32) {
     default:
         return (["\(error)"], ExitStatus.software)
     }
-}
-
-/// Several validation problems at once (from flags or a file).
-struct ValidationErrors: Error {
-    let errors: [ValidationError]
 }
 
 /// A problem with what the user gave, found by the CLI itself (a file it cannot read...).
