@@ -85,8 +85,7 @@ import Testing
         }
     }
 
-    @Test func concurrentMigratorsApplyEachFileOnce() async throws {
-        try await HeraldFixtures.withMigratedDatabase { _ in }  // warm the server
+    @Test func concurrentMigratorsApplyEachFileOnce() throws {
         try HeraldFixtures.withEmptyDatabase { configuration in
             let results = try (0..<3).map { _ in try ConnectionQueue(configuration: configuration) }
             let group = DispatchGroup()
