@@ -114,6 +114,7 @@ public final class Connection {
 
     /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws (the
     /// body's error is rethrown). A nested call uses a savepoint.
+    @discardableResult
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
     ) throws -> T {
