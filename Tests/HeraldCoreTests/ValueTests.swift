@@ -1,0 +1,158 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import HeraldCore
+
+@Suite struct SlugTests {
+    @Test(arguments: ["a", "acme", "weather-2", "0day", String(repeating: "a", count: 63)])
+    func accepts(_ raw: String) throws {
+        #expect(try Slug(raw).rawValue == raw)
+    }
+
+    @Test(arguments: ["", "Acme", "-lead", "with space", "under_score", "dot.ted", "é", String(repeating: "a", count: 64)])
+    func refusesWithTheValueAndTheRule(_ raw: String) {
+        let error = #expect(throws: ValidationError.self) { try Slug(raw) }
+        #expect(error?.message.contains("\"\(raw)\"") == true)
+        #expect(error?.message.contains("lowercase letters, digits and hyphens") == true)
+    }
+
+    /// Accepts exactly `[a-z0-9][a-z0-9-]{0,62}`, checked against a regular expression.
+    @Test func acceptsExactlyTheRegex() async throws {
+        let regex = try NSRegularExpression(pattern: "^[a-z0-9][a-z0-9-]{0,62}$")
+        await propertyCheck(count: 500, input: strings(from: "az09-_A .é", length: 0...70)) { raw in
+            let matches = regex.firstMatch(in: raw, range: NSRange(raw.startIndex..., in: raw)) != nil
+            #expect(Slug.isValid(raw) == matches, "\(raw)")
+        }
+    }
+}
+
+@Suite struct LocaleTagTests {
+    @Test(arguments: [
+        ("en", "en"), ("EN", "en"), ("pt-br", "pt-BR"), ("pt_BR", "pt-BR"), ("ZH-hant-tw", "zh-Hant-TW"),
+        ("es-419", "es-419"), ("sr-latn", "sr-Latn"), ("fil", "fil"),
+    ])
+    func canonicalCase(_ raw: String, _ canonical: String) throws {
+        #expect(try LocaleTag(raw).rawValue == canonical)
+    }
+
+    @Test(arguments: ["", "e", "english", "pt-", "pt-BRA", "en-US-x", "12", "de DE", "zh-Hant-TW-x"])
+    func refuses(_ raw: String) {
+        let error = #expect(throws: ValidationError.self) { try LocaleTag(raw) }
+        #expect(error?.message.contains("BCP 47") == true)
+    }
+
+    @Test func fallbackChains() throws {
+        let en = try LocaleTag("en")
+        #expect(try LocaleTag("pt-BR").fallbackChain(defaultLocale: en).map(\.rawValue) == ["pt-BR", "pt", "en"])
+        #expect(try LocaleTag("pt").fallbackChain(defaultLocale: en).map(\.rawValue) == ["pt", "en"])
+        #expect(try LocaleTag("en-GB").fallbackChain(defaultLocale: en).map(\.rawValue) == ["en-GB", "en"])
+        #expect(en.fallbackChain(defaultLocale: en).map(\.rawValue) == ["en"])
+        #expect(try LocaleTag("zh-Hant-TW").language.rawValue == "zh")
+    }
+
+    /// Canonicalisation ignores case and is idempotent.
+    @Test func canonicalisationIsCaseInsensitiveAndIdempotent() async {
+        let tags = strings(from: "abcdeABCDE-_12", length: 1...12)
+        await propertyCheck(count: 500, input: tags) { raw in
+            guard let tag = try? LocaleTag(raw) else {
+                #expect((try? LocaleTag(raw.uppercased())) == nil, "\(raw)")
+                return
+            }
+            #expect((try? LocaleTag(tag.rawValue)) == tag)
+            #expect((try? LocaleTag(raw.uppercased())) == tag)
+            #expect((try? LocaleTag(raw.lowercased())) == tag)
+        }
+    }
+}
+
+@Suite struct VersionTests {
+    @Test func theClientsEdgeCases() throws {
+        #expect(try Version("2.10") > Version("2.9"))
+        #expect(try Version("2.4") < Version("2.4.0"))
+        #expect(try Version("1.0") > Version("1"))
+        #expect(try Version("10.0.1") > Version("9.99.99"))
+        #expect(try Version("3.2.1") == Version("3.2.1"))
+    }
+
+    @Test(arguments: ["", "2.x", "2..4", ".1", "1.", "1.02", "v1", "1 .2", "1,2", "-1"])
+    func refuses(_ raw: String) {
+        let error = #expect(throws: ValidationError.self) { try Version(raw) }
+        #expect(error?.message.contains("\"\(raw)\"") == true)
+    }
+
+    /// Herald's order is the device's: Foundation's numeric search on the same strings.
+    @Test func orderEqualsFoundationNumericSearch() async {
+        await propertyCheck(count: 1000, input: versions, versions) { a, b in
+            let foundation = a.compare(b, options: .numeric)
+            let ours = (try? Version(a)).flatMap { x in (try? Version(b)).map { y in x < y ? -1 : (x == y ? 0 : 1) } }
+            #expect(ours == foundation.rawValue, "\(a) vs \(b)")
+        }
+    }
+
+    /// The from-scratch comparison used to emulate devices agrees with Foundation on any mix.
+    @Test func numericSearchEqualsFoundationOnMixedStrings() async {
+        let mixed = strings(from: "0123456789.0aBz-", length: 0...10)
+        await propertyCheck(count: 2000, input: mixed, mixed) { a, b in
+            #expect(NumericSearch.compare(a, b) == a.compare(b, options: .numeric).rawValue, "\(a) vs \(b)")
+        }
+    }
+}
+
+@Suite struct URLAndTextTests {
+    @Test func httpURLs() throws {
+        #expect(try HTTPURL("https://cdn.example.com/a.html").isHTTPS)
+        #expect(try !HTTPURL("http://cdn.example.com").isHTTPS)
+        for bad in ["ftp://x.example/a", "cdn.example.com/a.html", "https://", "https:///path", "https://a b.example/", "https://user@host/"] {
+            #expect(throws: ValidationError.self, "\(bad)") { try HTTPURL(bad) }
+        }
+    }
+
+    @Test func linksTakeAnyScheme() throws {
+        for good in ["myapp://offers/1", "https://example.com", "mailto:a@example.com", "x-app+v2.1:go"] {
+            #expect(try LinkURL(good).rawValue == good)
+        }
+        for bad in ["offers", "://x", "1app://x", "myapp:", "myapp://a b"] {
+            #expect(throws: ValidationError.self, "\(bad)") { try LinkURL(bad) }
+        }
+    }
+
+    @Test func xmlForbiddenCharactersAreNamed() throws {
+        try XMLText.check("tab\tnew\nline\r & < > \" ' 🎉 مرحبا", field: "title")
+        let bell = #expect(throws: ValidationError.self) { try XMLText.check("ring\u{07}", field: "title") }
+        #expect(bell?.message.contains("U+0007") == true)
+        #expect(bell?.message.contains("character 5") == true)
+        #expect(throws: ValidationError.self) { try XMLText.check("a\u{FFFE}", field: "title") }
+        #expect(throws: ValidationError.self) { try XMLText.checkRequired("  ", field: "title") }
+    }
+
+    @Test func timestamps() throws {
+        let may = Date(timeIntervalSince1970: 1_777_593_600)
+        #expect(Timestamp.parse("2026-05-01") == may)
+        #expect(Timestamp.parse("2026-05-01T00:00:00Z") == may)
+        #expect(Timestamp.parse("2026-05-01T02:00:00+02:00") == may)
+        #expect(Timestamp.parse("2026-05-01T02:00+0200") == may)
+        #expect(Timestamp.parse("2026-05-01T00:00:00.999Z") == may)  // kept to the second
+        #expect(Timestamp.parse("2026-05-01T00:00:00") == nil)  // a time needs a zone
+        #expect(Timestamp.parse("2026-13-01") == nil)
+        #expect(Timestamp.parse("tomorrow") == nil)
+        #expect(Timestamp.format(may) == "2026-05-01T00:00:00Z")
+    }
+
+    @Test func messageKeysDefaultToTheDateWithSuffixes() throws {
+        let may = Date(timeIntervalSince1970: 1_777_593_600 + 3600 * 23)
+        #expect(MessageKey.defaultKey(for: may, taken: []).rawValue == "2026/05/01")
+        #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01"]).rawValue == "2026/05/01-2")
+        #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01", "2026/05/01-2"]).rawValue == "2026/05/01-3")
+        #expect(throws: ValidationError.self) { try MessageKey("/leading") }
+        #expect(throws: ValidationError.self) { try MessageKey("has space") }
+        #expect(try MessageKey("promo:spring/2026_v1.2-a").rawValue == "promo:spring/2026_v1.2-a")
+    }
+
+    @Test func jsonTextRoundTrips() {
+        for text in ["plain", "quote \" back \\ slash", "new\nline\ttab", "bell\u{07}", "🎉 ünï"] {
+            #expect(JSONText.unquoted(JSONText.quoted(text)) == text)
+        }
+        #expect(JSONText.quoted("a\"b\u{01}") == "\"a\\\"b\\u0001\"")
+    }
+}
