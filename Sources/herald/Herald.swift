@@ -6,15 +6,11 @@ struct Herald: ParsableCommand {
         commandName: "herald",
         abstract: "Campaign manager for mobile in-app messages: banners, alerts and stories.",
         discussion: """
-            Herald keeps tenants, apps and campaigns in PostgreSQL and publishes them as static
-            files that the Notable, iNotify and Pushwoosh clients read.
+            Herald keeps tenants, apps and campaigns in PostgreSQL and publishes them as static files that the Notable, iNotify and Pushwoosh clients read.
 
-            Database: HERALD_DATABASE_URL (a postgresql:// URL or key=value conninfo), else
-            libpq's PG* variables (PGHOST, PGDATABASE, ...).
-            Tenant: --tenant or HERALD_TENANT. Audit actor: HERALD_ACTOR, else your OS user.
+            Database: HERALD_DATABASE_URL (a postgresql:// URL or key=value conninfo), else libpq's PG* variables (PGHOST, PGDATABASE, ...). Tenant: --tenant or HERALD_TENANT. Audit actor: HERALD_ACTOR, else your OS user.
 
-            Start with `herald migrate`, then `herald tenant create`, `herald app create`
-            and `herald campaign create`; or describe everything in a file and `herald apply -f`.
+            Start with `herald migrate`, then `herald tenant create`, `herald app create` and `herald campaign create`; or describe everything in a file and run `herald apply -f FILE`.
             """,
         subcommands: [
             MigrateCommand.self,

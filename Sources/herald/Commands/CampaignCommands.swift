@@ -22,16 +22,19 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a campaign (as a draft; `campaign activate` publishes it).",
             discussion: """
+                The key is the campaign's permanent identity (a banner's notification id): it never changes and is never reused in the app, even after archive.
+
                 Examples:
-                  herald campaign create welcome --app weather --kind alert --name Welcome \\
-                    --title "Hello" --message "Thanks for installing" --starts 2026-05-01
-                  herald campaign create spring-sale --app weather --kind banner --name "Spring sale" \\
-                    --view 'id=banner,file=https://cdn.example.com/b.html,height=88,origin=top' --entry banner \\
+                  herald campaign create welcome --app weather --kind alert \\
+                    --name Welcome --title Hello --message "Thanks!" \\
+                    --starts 2026-05-01
+                  herald campaign create spring-sale --app weather \\
+                    --kind banner --name "Spring sale" --entry banner \\
+                    --view 'id=banner,file=https://cdn.example.com/b.html' \\
                     --all appVersionLessThan=2.4.0 --any onWifi=true
-                  herald campaign create tour --app weather --kind story --name Tour --push-text "See what's new" \\
-                    --page 'image=https://cdn.example.com/1.jpg,duration=5,title=Welcome'
-                The key is the campaign's permanent identity (a banner's notification id): it never
-                changes and is never reused in the app, even after archive.
+                  herald campaign create tour --app weather --kind story \\
+                    --name Tour --push-text "See what's new" \\
+                    --page 'image=https://cdn.example.com/1.jpg,duration=5'
                 """)
 
         @Argument(help: "Campaign key (slug).") var key: String
@@ -146,9 +149,11 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a campaign's name, schedule, priority, locales, message key or content.",
             discussion: """
-                Content flags change the content of one locale (--locale, default the app's
-                default locale), keeping what they do not mention. Example:
-                  herald campaign update welcome --app weather --locale de --title Hallo --message Willkommen
+                Content flags change the content of one locale (--locale, default the app's default locale), keeping what they do not mention.
+
+                Example:
+                  herald campaign update welcome --app weather --locale de \\
+                    --title Hallo --message Willkommen
                 """)
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions

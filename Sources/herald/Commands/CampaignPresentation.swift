@@ -51,11 +51,11 @@ enum CampaignText {
         ]
         if let key = spec.messageKey { lines.append("message key  \(key)") }
         let conditions = spec.conditions.conditions
-        lines.append("conditions   \(conditions.isEmpty ? "-" : "")")
+        lines.append(conditions.isEmpty ? "conditions   -" : "conditions")
         for condition in conditions {
             lines.append("  \(condition.group.rawValue): \(condition.type.rawValue) = \(condition.value.jsonText)")
         }
-        lines.append("content      \(spec.content.isEmpty ? "-" : "")")
+        lines.append(spec.content.isEmpty ? "content      -" : "content")
         for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
             lines.append("  [\(locale)]")
             switch content {
@@ -72,7 +72,7 @@ enum CampaignText {
                         case .html(let html): "inline html (\(html.utf8.count) bytes)"
                         }
                     var extras: [String] = []
-                    if let height = view.height { extras.append("height \(height)") }
+                    if let height = view.height { extras.append("height \(formatNumber(height))") }
                     if let origin = view.origin { extras.append("origin \(origin.rawValue)") }
                     lines.append("    view \(view.id): \(source)\(extras.isEmpty ? "" : " (\(extras.joined(separator: ", ")))")")
                 }
@@ -86,4 +86,9 @@ enum CampaignText {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// 88 rather than 88.0; 4.5 stays 4.5.
+func formatNumber(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
 }

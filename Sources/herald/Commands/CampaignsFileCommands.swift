@@ -28,9 +28,9 @@ struct ApplyCommand: ParsableCommand {
         commandName: "apply",
         abstract: "Make the database match a campaigns file (YAML or JSON).",
         discussion: """
-            Declarative and idempotent: creates what is missing, updates what differs, and
-            archives campaigns of the listed apps that the file no longer lists (apps and
-            tenants not in the file are left alone). Applying the same file twice changes
+            Declarative and idempotent: creates what is missing, updates what differs, and \
+            archives campaigns of the listed apps that the file no longer lists (apps and \
+            tenants not in the file are left alone). Applying the same file twice changes \
             nothing. All or nothing: one transaction. `herald export` writes this format.
             """)
 

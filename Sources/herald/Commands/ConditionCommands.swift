@@ -7,11 +7,13 @@ struct ConditionCommand: ParsableCommand {
         commandName: "condition",
         abstract: "Add or remove a campaign's targeting conditions.",
         discussion: """
-            Banner (Notable) conditions, in --all (every one must hold) or --any (one must hold):
+            Banner (Notable) conditions, in --all (every one must hold) \
+            or --any (one must hold):
               onWifi=true|false  neverDisplayed=true  lastDisplayMinimumSeconds=N
               lastDisplayMinimumLaunches=N  flagNotSet=NAME  iOSVersionLessThan=X.Y.Z
               appVersionLessThan=X.Y.Z (compares the app's build version)
-            Alert (iNotify) conditions, in --all: minAppVersion=X.Y  maxAppVersion=X.Y (inclusive)
+            Alert (iNotify) conditions, in --all (inclusive bounds):
+              minAppVersion=X.Y  maxAppVersion=X.Y
             Story campaigns take no device conditions (schedule and locales only).
             A group holds each type once: the clients read groups as maps.
             """,
@@ -20,7 +22,11 @@ struct ConditionCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add conditions (replacing the value of a type already in that group).",
-            discussion: "Example: herald campaign condition add spring-sale --app weather --all appVersionLessThan=2.4.0 --any onWifi=true")
+            discussion: """
+                Example:
+                  herald campaign condition add spring-sale --app weather \\
+                    --all appVersionLessThan=2.4.0 --any onWifi=true
+                """)
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: CampaignCommand.AppOptions
         @Option(name: .customLong("all"), help: ArgumentHelp("TYPE=VALUE that must hold (repeatable).", valueName: "condition"))

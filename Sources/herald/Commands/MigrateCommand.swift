@@ -7,8 +7,8 @@ struct MigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Apply pending schema migrations (or list them with --status).",
         discussion: """
-            Applies the migrations this herald carries, in order, each in its own transaction,
-            under an advisory lock (two runs never interleave). Refuses to continue when an
+            Applies the migrations this herald carries, in order, each in its own transaction, \
+            under an advisory lock (two runs never interleave). Refuses to continue when an \
             applied migration changed or the database was migrated by a newer herald.
             """)
 
