@@ -170,27 +170,7 @@ enum CampaignFiles {
 
         """
 
-    static let oneCampaignRenamed = """
-        version: 1
-        tenants:
-        - slug: globex
-          name: Globex
-          apps:
-          - slug: news
-            name: News
-            platform: ios
-            bundleId: com.globex.news
-            defaultLocale: en
-            locales: [en, fr]
-            campaigns:
-            - key: hello
-              kind: alert
-              name: Hello again
-              status: active
-              messageKey: 2026/01/01
-              content:
-                en: {title: Hello, message: Welcome}
-                fr: {title: Bonjour, message: Bienvenue}
-
-        """
+    /// The same file with `promo` dropped and `hello` renamed.
+    static let oneCampaignRenamed = String(twoCampaigns[..<twoCampaigns.range(of: "    - key: promo")!.lowerBound])
+        .replacingOccurrences(of: "name: Hello\n", with: "name: Hello again\n")
 }

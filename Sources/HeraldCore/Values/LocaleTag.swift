@@ -1,6 +1,6 @@
 /// A BCP 47 tag of the form `language[-Script][-REGION]`, in canonical case:
 /// `pt-br` → `pt-BR`, `ZH-hant-tw` → `zh-Hant-TW`; `_` is read as `-`.
-public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible, ValidatedString {
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
@@ -48,15 +48,6 @@ public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public var description: String { rawValue }
     public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        try self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 extension Character {

@@ -1,6 +1,6 @@
 /// A lowercase identifier that names a folder or an identity devices remember:
 /// tenant, app and campaign keys, banner view ids. `[a-z0-9][a-z0-9-]{0,62}`.
-public struct Slug: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+public struct Slug: Hashable, Comparable, Sendable, CustomStringConvertible, ValidatedString {
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
@@ -23,13 +23,4 @@ public struct Slug: Hashable, Comparable, Sendable, CustomStringConvertible, Cod
 
     public var description: String { rawValue }
     public static func < (lhs: Slug, rhs: Slug) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        try self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -1,7 +1,7 @@
 /// An app or OS version as the clients compare it: dotted digits only (`3.2.1`), no leading
 /// zeros, so that Herald's order is exactly the device's numeric-search order
 /// (`2.10 > 2.9`, `2.4 < 2.4.0`) and equal versions are equal strings.
-public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
+public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible, ValidatedString {
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
@@ -23,14 +23,5 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible, 
 
     public static func < (lhs: Version, rhs: Version) -> Bool {
         NumericSearch.compare(lhs.rawValue, rhs.rawValue) < 0
-    }
-
-    public init(from decoder: any Decoder) throws {
-        try self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

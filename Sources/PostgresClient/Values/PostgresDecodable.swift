@@ -35,26 +35,16 @@ extension String: PostgresTextDecodable {
     public init(postgresNonNullText text: String) { self = text }
 }
 
-extension Int: PostgresTextDecodable {
+extension PostgresTextDecodable where Self: FixedWidthInteger {
     public init(postgresNonNullText text: String) throws(PostgresDecodingFailure) {
-        guard let value = Int(text) else { throw PostgresDecodingFailure("\"\(text)\" is not an integer") }
+        guard let value = Self(text) else { throw PostgresDecodingFailure("\"\(text)\" is not a \(Self.bitWidth)-bit integer") }
         self = value
     }
 }
 
-extension Int32: PostgresTextDecodable {
-    public init(postgresNonNullText text: String) throws(PostgresDecodingFailure) {
-        guard let value = Int32(text) else { throw PostgresDecodingFailure("\"\(text)\" is not a 32-bit integer") }
-        self = value
-    }
-}
-
-extension Int64: PostgresTextDecodable {
-    public init(postgresNonNullText text: String) throws(PostgresDecodingFailure) {
-        guard let value = Int64(text) else { throw PostgresDecodingFailure("\"\(text)\" is not a 64-bit integer") }
-        self = value
-    }
-}
+extension Int: PostgresTextDecodable {}
+extension Int32: PostgresTextDecodable {}
+extension Int64: PostgresTextDecodable {}
 
 extension Double: PostgresTextDecodable {
     /// float4/float8 and numeric text.
