@@ -36,6 +36,7 @@ BEGIN
         -- A readable id: the row's own key or slug, else its campaign plus what the row is.
         concat_ws(' ',
             coalesce(row_data ->> 'key', row_data ->> 'slug', row_data ->> 'message_key',
+                     (SELECT c.key FROM campaigns c WHERE c.id = (row_data ->> 'campaign_id')::bigint),
                      'campaign#' || (row_data ->> 'campaign_id')),
             row_data ->> 'locale',
             row_data ->> 'view_id',

@@ -174,3 +174,21 @@ enum CampaignFiles {
     static let oneCampaignRenamed = String(twoCampaigns[..<twoCampaigns.range(of: "    - key: promo")!.lowerBound])
         .replacingOccurrences(of: "name: Hello\n", with: "name: Hello again\n")
 }
+
+@Suite struct AuditActorTests {
+    /// Without HERALD_ACTOR (and even without $USER) the audit log names the OS user.
+    @Test func actorDefaultsToTheOSUser() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            var herald = HeraldCLI(database: database)
+            herald.environment["HERALD_ACTOR"] = nil
+            herald.environment["USER"] = nil
+            herald.environment["LOGNAME"] = nil
+            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
+            let audit = try herald.succeed(["audit", "--tenant", "acme", "--json"]).stdout
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(audit.utf8)) as? [[String: Any]])
+            let osUser = try #require(getpwuid(geteuid())?.pointee.pw_name.map { String(cString: $0) })
+            #expect(entries.map { $0["actor"] as? String } == [osUser])
+            #expect(entries.first?["entityId"] as? String == "acme")
+        }
+    }
+}

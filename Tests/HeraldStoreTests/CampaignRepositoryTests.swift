@@ -110,8 +110,10 @@ import Testing
             let entries = try database.inTenant(acme, readOnly: true) { try $0.audit.entries(since: nil) }
             #expect(entries.allSatisfy { $0.actor == "store-test" })
             #expect(entries.contains { $0.entity == "campaigns" && $0.action == "update" && $0.entityID == "spring" })
-            #expect(entries.contains { $0.entity == "banner_contents" && $0.action == "delete" })
-            #expect(!entries.contains { $0.entity == "banner_contents" && $0.action == "delete" && $0.entityID.contains("en") })
+            // Child rows are named by their campaign's key and what they are.
+            #expect(entries.contains { $0.entity == "banner_contents" && $0.action == "delete" && $0.entityID == "spring de" })
+            #expect(!entries.contains { $0.entity == "banner_contents" && $0.action == "delete" && $0.entityID == "spring en" })
+            #expect(entries.contains { $0.entity == "campaign_conditions" && $0.entityID == "spring all.neverDisplayed" })
         }
     }
 

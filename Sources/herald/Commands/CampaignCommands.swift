@@ -111,7 +111,7 @@ struct CampaignCommand: ParsableCommand {
                     try printJSON(rows.map { CampaignJSON($0.1, app: $0.0) })
                     return
                 }
-                var table = TextTable("APP", "KEY", "KIND", "STATUS", "NAME", "STARTS", "ENDS", "PRIORITY", "LOCALES")
+                var table = TextTable("APP", "KEY", "KIND", "STATUS", "NAME", "STARTS", "ENDS", "PRIORITY", "CONTENT IN")
                 for (app, campaign) in rows {
                     table.append(
                         app.rawValue, campaign.key.rawValue, campaign.kind.rawValue, campaign.status.rawValue,

@@ -7,12 +7,13 @@ import PostgresClient
 enum Environment {
     static var values: [String: String] { ProcessInfo.processInfo.environment }
 
-    /// The audit actor: HERALD_ACTOR, else the OS user.
+    /// The audit actor: HERALD_ACTOR, else the OS user running herald.
     static var actor: String {
-        for key in ["HERALD_ACTOR", "USER", "LOGNAME"] {
-            if let value = values[key], !value.isEmpty { return value }
+        if let actor = values["HERALD_ACTOR"], !actor.isEmpty { return actor }
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name {
+            return String(cString: name)
         }
-        return "unknown"
+        return values["USER"] ?? values["LOGNAME"] ?? "uid \(geteuid())"
     }
 
     static func databaseConfiguration() throws -> ConnectionConfiguration {
