@@ -96,7 +96,8 @@ struct CampaignsFileParser {
         let priority = fields["priority"]?.int ?? 0
         let locales = fields["locales"].map(localeList)
         let messageKey = fields["messageKey"]?.value(MessageKey.init)
-        guard let key, let kind, let name else { return nil }
+        // Without a kind nothing below can be checked; a bad key or name does not stop the rest.
+        guard let kind else { return nil }
         let conditions = fields["conditions"].map { conditionSet($0, kind: kind) } ?? ConditionSet()
         var content: [LocaleTag: CampaignContent] = [:]
         for (localeText, contentReader) in fields["content"]?.entries(what: "content by locale") ?? [] {
@@ -106,6 +107,7 @@ struct CampaignsFileParser {
             }
             if let value = self.content(contentReader, kind: kind) { content[locale] = value }
         }
+        guard let key, let name else { return nil }
         let spec = CampaignSpec(
             key: key, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
             locales: locales ?? nil, conditions: conditions, messageKey: messageKey, content: content)
