@@ -80,19 +80,18 @@ import Testing
             #expect(welcome["contentLocales"] as? [String] == ["de", "en", "pt-BR"])
 
             // Campaigns as code: export → apply (no change) → export is byte-identical.
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-e2e-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let exported = try herald.succeed(["export"]).stdout
-            #expect(exported.contains("key: spring-sale"))
-            #expect(exported.contains("messageKey: 2026/05/01"))
-            let file = scratch.appendingPathComponent("campaigns.yaml")
-            try Data(exported.utf8).write(to: file)
-            let before = try HeraldFixtures.fingerprint(database)
-            let applied = try herald.succeed(["apply", "-f", file.path])
-            #expect(applied.stdout.contains("no changes"))
-            #expect(try HeraldFixtures.fingerprint(database) == before)
-            #expect(try herald.succeed(["export"]).stdout == exported)
+            try withTemporaryDirectory { scratch in
+                let exported = try herald.succeed(["export"]).stdout
+                #expect(exported.contains("key: spring-sale"))
+                #expect(exported.contains("messageKey: 2026/05/01"))
+                let file = scratch.appendingPathComponent("campaigns.yaml")
+                try Data(exported.utf8).write(to: file)
+                let before = try HeraldFixtures.fingerprint(database)
+                let applied = try herald.succeed(["apply", "-f", file.path])
+                #expect(applied.stdout.contains("no changes"))
+                #expect(try HeraldFixtures.fingerprint(database) == before)
+                #expect(try herald.succeed(["export"]).stdout == exported)
+            }
 
             // The audit log names the actor.
             let audit = try herald.succeed(["audit", "--json"]).stdout
@@ -103,33 +102,32 @@ import Testing
     @Test func applyCreatesUpdatesAndArchivesFromAFile() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             let herald = HeraldCLI(database: database)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-apply-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
-            let file = scratch.appendingPathComponent("campaigns.yaml")
-            try Data(CampaignFiles.twoCampaigns.utf8).write(to: file)
+            try withTemporaryDirectory { scratch in
+                let file = scratch.appendingPathComponent("campaigns.yaml")
+                try Data(CampaignFiles.twoCampaigns.utf8).write(to: file)
 
-            let dryRun = try herald.succeed(["apply", "-f", file.path, "--dry-run"])
-            #expect(dryRun.stdout.contains("+ tenant globex"))
-            #expect(dryRun.stdout.contains("+ campaign globex/news/hello"))
-            let tenantsAfterDryRun = try herald.succeed(["tenant", "list", "--json"]).stdout
-            #expect((try JSONSerialization.jsonObject(with: Data(tenantsAfterDryRun.utf8)) as? [Any])?.isEmpty == true)
+                let dryRun = try herald.succeed(["apply", "-f", file.path, "--dry-run"])
+                #expect(dryRun.stdout.contains("+ tenant globex"))
+                #expect(dryRun.stdout.contains("+ campaign globex/news/hello"))
+                let tenantsAfterDryRun = try herald.succeed(["tenant", "list", "--json"]).stdout
+                #expect((try JSONSerialization.jsonObject(with: Data(tenantsAfterDryRun.utf8)) as? [Any])?.isEmpty == true)
 
-            let first = try herald.succeed(["apply", "-f", file.path])
-            #expect(first.stdout.contains("+ campaign globex/news/hello"))
-            #expect(first.stdout.contains("+ campaign globex/news/promo"))
-            let again = try herald.succeed(["apply", "-f", file.path])
-            #expect(again.stdout.contains("no changes"))
+                let first = try herald.succeed(["apply", "-f", file.path])
+                #expect(first.stdout.contains("+ campaign globex/news/hello"))
+                #expect(first.stdout.contains("+ campaign globex/news/promo"))
+                let again = try herald.succeed(["apply", "-f", file.path])
+                #expect(again.stdout.contains("no changes"))
 
-            // Drop one campaign and rename the other: one update, one archive.
-            try Data(CampaignFiles.oneCampaignRenamed.utf8).write(to: file)
-            let second = try herald.succeed(["apply", "-f", file.path])
-            #expect(second.stdout.contains("~ campaign globex/news/hello"))
-            #expect(second.stdout.contains("archive campaign globex/news/promo"))
-            let list = try herald.succeed(["campaign", "list", "--tenant", "globex", "--json"]).stdout
-            let campaigns = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
-            #expect(campaigns.first { $0["key"] as? String == "promo" }?["status"] as? String == "archived")
-            #expect(campaigns.first { $0["key"] as? String == "hello" }?["name"] as? String == "Hello again")
+                // Drop one campaign and rename the other: one update, one archive.
+                try Data(CampaignFiles.oneCampaignRenamed.utf8).write(to: file)
+                let second = try herald.succeed(["apply", "-f", file.path])
+                #expect(second.stdout.contains("~ campaign globex/news/hello"))
+                #expect(second.stdout.contains("archive campaign globex/news/promo"))
+                let list = try herald.succeed(["campaign", "list", "--tenant", "globex", "--json"]).stdout
+                let campaigns = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]])
+                #expect(campaigns.first { $0["key"] as? String == "promo" }?["status"] as? String == "archived")
+                #expect(campaigns.first { $0["key"] as? String == "hello" }?["name"] as? String == "Hello again")
+            }
         }
     }
 }

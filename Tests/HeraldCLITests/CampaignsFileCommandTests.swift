@@ -4,12 +4,11 @@ import Testing
 
 @Suite struct CampaignsFileCommandTests {
     func withFile<T>(_ text: String, _ body: (URL) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("campaigns.yaml")
-        try Data(text.utf8).write(to: file)
-        return try body(file)
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("campaigns.yaml")
+            try Data(text.utf8).write(to: file)
+            return try body(file)
+        }
     }
 
     static let broken = """
