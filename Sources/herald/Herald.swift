@@ -21,6 +21,7 @@ struct Herald: ParsableCommand {
             ValidateCommand.self,
             ExportCommand.self,
             AuditCommand.self,
+            PublishCommand.self,
         ]
     )
 }

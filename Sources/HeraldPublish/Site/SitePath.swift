@@ -30,6 +30,17 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
         SitePath([tenant.rawValue, app.rawValue, locale.rawValue, "views", campaign.rawValue, view.rawValue + ".html"])
     }
 
+    /// A path read back from a manifest: every segment must be one Herald could have made.
+    public init?(relative path: String) {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let safe = segments.count >= 2 && segments.allSatisfy { segment in
+            !segment.isEmpty && segment != "." && segment != ".." && !segment.hasPrefix(".")
+                && segment.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0)) }
+        }
+        guard safe else { return nil }
+        self.init(segments)
+    }
+
     /// The path with `/` separators, as it appears under the output folder and in URLs.
     public var description: String { segments.joined(separator: "/") }
 

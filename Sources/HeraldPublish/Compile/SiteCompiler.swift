@@ -1,0 +1,193 @@
+import Foundation
+import HeraldCore
+
+/// One file of the published site.
+public struct SiteFile: Equatable, Sendable {
+    public let path: SitePath
+    public let bytes: [UInt8]
+
+    public init(path: SitePath, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+    }
+
+    init(path: SitePath, text: String) {
+        self.init(path: path, bytes: Array(text.utf8))
+    }
+}
+
+/// What a publish would write, and what deserves a person's attention.
+public struct CompiledSite: Sendable {
+    public var files: [SiteFile] = []
+    public var warnings: [String] = []
+    /// Problems that make the site wrong on devices: nothing is written while there are any.
+    public var errors: [String] = []
+}
+
+/// Snapshot → files. Pure: the same tenants and time give the same bytes.
+public struct SiteCompiler: Sendable {
+    /// The public URL of the output folder's root (`--base-url`); an app's own base URL wins.
+    public var siteBaseURL: HTTPURL?
+
+    public init(siteBaseURL: HTTPURL? = nil) {
+        self.siteBaseURL = siteBaseURL
+    }
+
+    public func compile(_ tenants: [TenantSpec], at: Date) -> CompiledSite {
+        var site = CompiledSite()
+        for tenant in tenants.sorted(by: { $0.slug < $1.slug }) {
+            for app in tenant.apps.sorted(by: { $0.slug < $1.slug }) {
+                compile(app, of: tenant, at: at, into: &site)
+            }
+        }
+        site.files.sort { $0.path < $1.path }
+        return site
+    }
+
+    private func compile(_ app: AppSpec, of tenant: TenantSpec, at: Date, into site: inout CompiledSite) {
+        let live = app.campaigns.filter { PublishSelection.isLive($0, at: at) }
+        var published: Set<Slug> = []
+        for locale in app.locales {
+            var banners: [String: JSONValue] = [:]
+            var alerts: [String: [String: String]] = [:]
+            for campaign in live {
+                guard let content = PublishSelection.content(of: campaign, for: locale, in: app) else { continue }
+                published.insert(campaign.key)
+                switch content {
+                case .banner(let banner):
+                    banners[campaign.key.rawValue] = bannerEntry(
+                        campaign, banner, locale: locale, app: app, tenant: tenant, site: &site)
+                case .alert(let alert):
+                    if let key = campaign.messageKey { alerts[key.rawValue] = alertEntry(campaign, alert) }
+                case .story(let story):
+                    let block = storyBlock(story)
+                    site.files.append(
+                        SiteFile(
+                            path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key),
+                            text: JSONValue.object(["pw_stories": block]).serialized()))
+                    site.files.append(
+                        SiteFile(
+                            path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key, push: true),
+                            text: pushRequest(story, block: block).serialized()))
+                }
+            }
+            // Every supported locale gets both files, even empty: a device never meets a 404.
+            site.files.append(
+                SiteFile(
+                    path: .controlFile(tenant: tenant.slug, app: app.slug, locale: locale),
+                    text: JSONValue.object(banners).serialized()))
+            site.files.append(
+                SiteFile(
+                    path: .notificationsFile(tenant: tenant.slug, app: app.slug, locale: locale),
+                    text: PropertyList.dictionaryOfStringDictionaries(alerts)))
+        }
+        site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published)
+    }
+
+    // MARK: Notable
+
+    private func bannerEntry(
+        _ campaign: CampaignSpec, _ banner: BannerContent, locale: LocaleTag, app: AppSpec, tenant: TenantSpec,
+        site: inout CompiledSite
+    ) -> JSONValue {
+        var views: [String: JSONValue] = [:]
+        for view in banner.views {
+            var fields: [String: JSONValue] = [:]
+            switch view.source {
+            case .file(let url):
+                fields["file"] = .string(url.rawValue)
+            case .html(let html):
+                let path = SitePath.viewFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key, view: view.id)
+                guard let url = publicURL(of: path, app: app, tenant: tenant) else {
+                    site.errors.append(
+                        "\(tenant.slug)/\(app.slug)/\(campaign.key): view \(view.id) is inline HTML, so it is published next to "
+                            + "control.json and needs a public URL: set the app's base URL (`herald app update \(app.slug) --base-url URL`) "
+                            + "or pass --base-url")
+                    continue
+                }
+                fields["file"] = .string(url)
+                site.files.append(SiteFile(path: path, text: html))
+            }
+            if let height = view.height { fields["height"] = .number(height) }
+            if let origin = view.origin { fields["origin"] = .string(origin.rawValue) }
+            views[view.id.rawValue] = .object(fields)
+        }
+        var groups: [String: JSONValue] = ["all": .object([:]), "any": .object([:])]
+        for group in ConditionGroup.allCases {
+            var members: [String: JSONValue] = [:]
+            for condition in campaign.conditions.conditions where condition.group == group {
+                members[condition.type.rawValue] = Self.json(condition.value)
+            }
+            groups[group.rawValue] = .object(members)
+        }
+        return .object(["entry": .string(banner.entry.rawValue), "conditions": .object(groups), "views": .object(views)])
+    }
+
+    /// Where a file of `path` is served: the app's base URL names its folder; `--base-url` names the site root.
+    func publicURL(of path: SitePath, app: AppSpec, tenant: TenantSpec) -> String? {
+        if let base = app.baseURL {
+            return Self.join(base.rawValue, path.segments.dropFirst(2))
+        }
+        if let base = siteBaseURL {
+            return Self.join(base.rawValue, path.segments[...])
+        }
+        return nil
+    }
+
+    private static func join(_ base: String, _ segments: ArraySlice<String>) -> String {
+        (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/" + segments.joined(separator: "/")
+    }
+
+    static func json(_ value: ConditionValue) -> JSONValue {
+        switch value {
+        case .bool(let flag): .bool(flag)
+        case .integer(let number): .integer(number)
+        case .string(let text): .string(text)
+        case .version(let version): .string(version.rawValue)
+        }
+    }
+
+    // MARK: iNotify
+
+    private func alertEntry(_ campaign: CampaignSpec, _ alert: AlertContent) -> [String: String] {
+        var fields = ["Title": alert.title, "Message": alert.message]
+        if let url = alert.actionURL {
+            fields["ActionURL"] = url.rawValue
+            if let button = alert.actionButton { fields["ActionButton"] = button }
+        }
+        if case .version(let min)? = campaign.conditions.value(group: .all, type: .minAppVersion) { fields["MinVersion"] = min.rawValue }
+        if case .version(let max)? = campaign.conditions.value(group: .all, type: .maxAppVersion) { fields["MaxVersion"] = max.rawValue }
+        return fields
+    }
+
+    // MARK: Pushwoosh
+
+    private func storyBlock(_ story: StoryContent) -> JSONValue {
+        .object([
+            "pages": .array(
+                story.pages.map { page in
+                    var fields: [String: JSONValue] = ["image": .string(page.image.rawValue)]
+                    if let duration = page.duration { fields["duration"] = .number(duration) }
+                    if let link = page.link { fields["link"] = .string(link.rawValue) }
+                    if let text = page.buttonTitle { fields["button_title"] = .string(text) }
+                    if let text = page.title { fields["title"] = .string(text) }
+                    if let text = page.subtitle { fields["subtitle"] = .string(text) }
+                    return .object(fields)
+                })
+        ])
+    }
+
+    /// A notification object for Pushwoosh's createMessage. Never an application code or
+    /// API token: those are the sender's secrets. Published stories have started, so "now".
+    private func pushRequest(_ story: StoryContent, block: JSONValue) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "content": .string(story.pushText),
+            "ios_category_custom": .string("PW_STORIES"),
+            "ios_root_params": .object(["aps": .object(["mutable-content": .integer(1)])]),
+            "data": .object(["pw_stories": block]),
+            "send_date": .string("now"),
+        ]
+        if let title = story.pushTitle { fields["ios_title"] = .string(title) }
+        return .object(fields)
+    }
+}

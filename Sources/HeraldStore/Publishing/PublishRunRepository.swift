@@ -1,0 +1,102 @@
+import Foundation
+import PostgresClient
+
+public struct PublishRun: Sendable, Equatable {
+    public let id: Int64
+    public let startedAt: Date
+    public let finishedAt: Date?
+    public let actor: String
+    public let outDir: String
+    public let publishAt: Date
+    public let scope: String
+    public let outcome: String
+    public let rollbackOf: Int64?
+    public let filesWritten: Int
+    public let filesUnchanged: Int
+    public let filesRemoved: Int
+    public let manifestDigest: String?
+    public let message: String?
+}
+
+/// The publish history and the contents it keeps for rollbacks (operator work).
+public struct PublishRunRepository {
+    let connection: Connection
+
+    public init(_ session: OperatorSession) {
+        connection = session.connection
+    }
+
+    public func start(actor: String, outDir: String, publishAt: Date, scope: String, rollbackOf: Int64? = nil) throws -> Int64 {
+        try connection.query(
+            """
+            INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of)
+            VALUES ($1, $2, $3, $4, 'running', $5) RETURNING id
+            """, [actor, outDir, publishAt, scope, rollbackOf])[0].decode("id")
+    }
+
+    /// Stores the contents not stored yet (content-addressed: identical bytes are kept once).
+    public func storeBlobs(_ blobs: [String: [UInt8]]) throws {
+        guard !blobs.isEmpty else { return }
+        let digests = Array(blobs.keys)
+        let present = Set(
+            try connection.query("SELECT digest FROM publish_blobs WHERE digest = ANY($1::text[])", [digests])
+                .map { try $0.decode("digest", as: String.self) })
+        let missing = digests.filter { !present.contains($0) }
+        for batch in stride(from: 0, to: missing.count, by: 500) {
+            let slice = Array(missing[batch..<min(batch + 500, missing.count)])
+            try connection.execute(
+                """
+                INSERT INTO publish_blobs (digest, content)
+                SELECT d, c FROM unnest($1::text[], $2::bytea[]) AS b(d, c) ON CONFLICT (digest) DO NOTHING
+                """, [slice, slice.map { Data(blobs[$0] ?? []).postgresText ?? "" }])
+        }
+    }
+
+    public func finish(
+        _ id: Int64, outcome: String, written: Int, unchanged: Int, removed: Int, manifestDigest: String?, message: String?
+    ) throws {
+        try connection.execute(
+            """
+            UPDATE publish_runs SET finished_at = clock_timestamp(), outcome = $2, files_written = $3,
+                files_unchanged = $4, files_removed = $5, manifest_digest = $6, message = $7
+            WHERE id = $1
+            """, [id, outcome, written, unchanged, removed, manifestDigest, message])
+    }
+
+    public func history(limit: Int) throws -> [PublishRun] {
+        try decode(
+            connection.query(
+                "SELECT * FROM (SELECT * FROM publish_runs ORDER BY id DESC LIMIT $1) r ORDER BY id", [limit]))
+    }
+
+    public func run(_ id: Int64) throws -> PublishRun {
+        guard let run = try decode(connection.query("SELECT * FROM publish_runs WHERE id = $1", [id])).first else {
+            throw StoreError.notFound(what: "publish run", name: String(id), listCommand: "herald publish --history")
+        }
+        return run
+    }
+
+    public func blobs(_ digests: [String]) throws -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        for row in try connection.query("SELECT digest, content FROM publish_blobs WHERE digest = ANY($1::text[])", [digests]) {
+            result[try row.decode("digest")] = [UInt8](try row.decode("content", as: Data.self))
+        }
+        return result
+    }
+
+    private func decode(_ rows: QueryResult) throws -> [PublishRun] {
+        try rows.map { row in
+            PublishRun(
+                id: try row.decode("id"), startedAt: try row.decode("started_at"), finishedAt: try row.decode("finished_at"),
+                actor: try row.decode("actor"), outDir: try row.decode("out_dir"), publishAt: try row.decode("publish_at"),
+                scope: try row.decode("scope"), outcome: try row.decode("outcome"), rollbackOf: try row.decode("rollback_of"),
+                filesWritten: try row.decode("files_written"), filesUnchanged: try row.decode("files_unchanged"),
+                filesRemoved: try row.decode("files_removed"), manifestDigest: try row.decode("manifest_digest"),
+                message: try row.decode("message"))
+        }
+    }
+}
+
+extension OperatorSession {
+    public var publishRuns: PublishRunRepository { PublishRunRepository(self) }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HeraldCore
+import PostgresClient
+
+/// Everything a publish needs, read in one REPEATABLE READ transaction with a fixed number
+/// of queries (tenants, apps, and the campaign loader's five) whatever the site's size.
+public struct SnapshotReader {
+    let session: OperatorSession
+
+    public init(_ session: OperatorSession) {
+        self.session = session
+    }
+
+    /// Tenants with their apps and active campaigns, optionally only one tenant or app.
+    public func read(tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil) throws -> [TenantSpec] {
+        let connection = session.connection
+        let tenants = try TenantRepository.decode(
+            connection.query(
+                "SELECT id, slug, name, created_at FROM tenants WHERE $1::text IS NULL OR slug = $1 ORDER BY slug",
+                [onlyTenant?.rawValue]))
+        if let onlyTenant, tenants.isEmpty {
+            throw StoreError.notFound(what: "tenant", name: onlyTenant.rawValue, listCommand: "herald tenant list")
+        }
+        let appRows = try connection.query(
+            """
+            SELECT tenant_id, \(AppRepository.columns) FROM apps
+            WHERE tenant_id = ANY($1::bigint[]) AND ($2::text IS NULL OR slug = $2)
+            ORDER BY tenant_id, slug
+            """, [tenants.map { String($0.id) }, onlyApp?.rawValue])
+        let apps = try AppRepository.decode(appRows)
+        let tenantOfApp = Dictionary(uniqueKeysWithValues: try zip(apps, appRows).map { app, row in
+            (app.id, try row.decode("tenant_id", as: Int64.self))
+        })
+        if let onlyApp, apps.isEmpty {
+            throw StoreError.notFound(
+                what: "app", name: "\(onlyTenant?.rawValue ?? "*")/\(onlyApp)", listCommand: "herald app list")
+        }
+        let campaigns = try CampaignLoader(connection: connection).load(
+            where: "c.status = 'active' AND c.app_id = ANY($1::bigint[])", [apps.map { String($0.id) }])
+        let campaignsByApp = Dictionary(grouping: campaigns, by: \.appID)
+        return tenants.map { tenant in
+            TenantSpec(
+                slug: tenant.slug, name: tenant.name,
+                apps: apps.filter { tenantOfApp[$0.id] == tenant.id }.map { app in
+                    var spec = app.spec
+                    spec.campaigns = (campaignsByApp[app.id] ?? []).map(\.spec)
+                    return spec
+                })
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import HeraldCore
+import HeraldPublish
+import HeraldStore
+
+/// One publish: snapshot (one REPEATABLE READ transaction) → pure compilers → the site
+/// writer → the run history, all under an advisory lock so concurrent runs never interleave.
+struct PublishJob {
+    /// Serialises publishes across processes and machines sharing the database ("HRLDPUBL").
+    static let lockKey: Int64 = 0x4852_4C44_5055_424C
+
+    let database: HeraldDatabase
+    let out: URL
+    var wait = false
+
+    struct Result {
+        var runID: Int64
+        var outcome: SiteWriter.Outcome
+        var warnings: [String]
+        var apps: Int
+    }
+
+    /// Holds the publish lock for `body`, or refuses at once (exit 75) unless waiting.
+    func locked<T>(_ body: () throws -> T) throws -> T {
+        let connection = database.connection
+        if wait {
+            try connection.advisoryLock(Self.lockKey)
+        } else if try !connection.tryAdvisoryLock(Self.lockKey) {
+            throw StoreError.busy("another publish is running; try again later, or pass --wait to wait for it")
+        }
+        defer { _ = try? connection.advisoryUnlock(Self.lockKey) }
+        return try body()
+    }
+
+    func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool) throws -> Result {
+        try locked {
+            let snapshot = try database.asOperator(.repeatableRead, readOnly: true) {
+                try SnapshotReader($0).read(tenant: tenant, app: app)
+            }
+            let site = SiteCompiler(siteBaseURL: siteBaseURL).compile(snapshot, at: at)
+            guard site.errors.isEmpty else { throw StoreError.invalid(site.errors) }
+            let scope = Self.scope(snapshot: snapshot, tenant: tenant, app: app)
+            let apps = snapshot.reduce(0) { $0 + $1.apps.count }
+            if dryRun {
+                return Result(runID: 0, outcome: try preview(site.files), warnings: site.warnings, apps: apps)
+            }
+            let runID = try database.asOperator {
+                try $0.publishRuns.start(
+                    actor: Environment.actor, outDir: out.path, publishAt: at,
+                    scope: (scope ?? []).map { $0.joined(separator: "/") }.joined(separator: " "))
+            }
+            let outcome = try writeRecording(runID: runID, files: site.files, scope: scope)
+            return Result(runID: runID, outcome: outcome, warnings: site.warnings, apps: apps)
+        }
+    }
+
+    /// Puts the folder back exactly as run `id` left it, as a new run.
+    func rollback(to id: Int64) throws -> Result {
+        try locked {
+            let (run, files) = try database.asOperator(readOnly: true) { session -> (PublishRun, [SiteFile]) in
+                let runs = session.publishRuns
+                let run = try runs.run(id)
+                guard run.outcome == "succeeded" || run.outcome == "rolled back", let manifestDigest = run.manifestDigest,
+                    let manifestBytes = try runs.blobs([manifestDigest])[manifestDigest],
+                    let manifest = SiteManifest.parse(manifestBytes)
+                else {
+                    throw StoreError.invalid(["run \(id) did not finish a site (outcome \(run.outcome)); pick a succeeded run from `herald publish --history`"])
+                }
+                let blobs = try runs.blobs(Array(Set(manifest.files.values)))
+                let files = try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
+                    guard let bytes = blobs[digest], let sitePath = SitePath(relative: path) else {
+                        throw StoreError.invalid(["run \(id) refers to \(path), whose content is not kept"])
+                    }
+                    return SiteFile(path: sitePath, bytes: bytes)
+                }
+                return (run, files)
+            }
+            let scope: [[String]]? = run.scope.isEmpty ? nil : run.scope.split(separator: " ").map { $0.split(separator: "/").map(String.init) }
+            let runID = try database.asOperator {
+                try $0.publishRuns.start(
+                    actor: Environment.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
+            }
+            let outcome = try writeRecording(runID: runID, files: files, scope: scope, outcome: "rolled back")
+            return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
+        }
+    }
+
+    private func writeRecording(runID: Int64, files: [SiteFile], scope: [[String]]?, outcome name: String = "succeeded") throws
+        -> SiteWriter.Outcome
+    {
+        let outcome: SiteWriter.Outcome
+        do {
+            outcome = try SiteWriter(root: out).sync(files, scope: scope)
+        } catch {
+            _ = try? database.asOperator {
+                try $0.publishRuns.finish(
+                    runID, outcome: "failed", written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
+            }
+            throw InputError(message: "cannot write the site under \(out.path): \(error)", code: ExitStatus.cannotCreate)
+        }
+        // Keep the bytes of every file written (and the manifest) so any run can be restored.
+        let manifestBytes = outcome.manifest.serialized()
+        let manifestDigest = SHA256.hex(manifestBytes)
+        var blobs: [String: [UInt8]] = [manifestDigest: manifestBytes]
+        let written = Set(outcome.written)
+        for file in files where written.contains(file.path.description) {
+            if let digest = outcome.manifest.files[file.path.description] { blobs[digest] = file.bytes }
+        }
+        try database.asOperator { session in
+            try session.publishRuns.storeBlobs(blobs)
+            try session.publishRuns.finish(
+                runID, outcome: name, written: outcome.written.count, unchanged: outcome.unchanged,
+                removed: outcome.removed.count, manifestDigest: manifestDigest, message: nil)
+        }
+        return outcome
+    }
+
+    /// What a publish would change, without writing.
+    private func preview(_ files: [SiteFile]) throws -> SiteWriter.Outcome {
+        var outcome = SiteWriter.Outcome()
+        for file in files {
+            let url = out.appendingPathComponent(file.path.description)
+            if let data = FileManager.default.contents(atPath: url.path), [UInt8](data) == file.bytes {
+                outcome.unchanged += 1
+            } else {
+                outcome.written.append(file.path.description)
+            }
+        }
+        return outcome
+    }
+
+    /// The part of the folder this publish manages: everything, one tenant, or one app.
+    static func scope(snapshot: [TenantSpec], tenant: Slug?, app: Slug?) -> [[String]]? {
+        guard let tenant else { return nil }
+        if let app { return [[tenant.rawValue, app.rawValue]] }
+        return [[tenant.rawValue]]
+    }
+}
