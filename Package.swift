@@ -45,7 +45,7 @@ let package = Package(
             dependencies: ["HeraldCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish"]),
+        .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldTestSupport", "herald"]),
     ],
     swiftLanguageModes: [.v6]

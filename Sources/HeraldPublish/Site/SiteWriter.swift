@@ -38,6 +38,7 @@ public struct SiteWriter {
     public func sync(_ files: [SiteFile], scope: [[String]]? = nil, progress: (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
         try createRoot()
         let previous = readManifest()
+        if !previous.complete { sweepTemporaryFiles() }
         func inScope(_ path: String) -> Bool {
             guard let scope else { return true }
             let segments = path.split(separator: "/").map(String.init)
@@ -48,6 +49,7 @@ public struct SiteWriter {
         // Announce intent first: if this run dies half-way, the next one still knows every
         // path it may have written, so it can clean them up.
         var intent = previous
+        intent.complete = false
         for file in files where intent.files[file.path.description] == nil { intent.files[file.path.description] = "" }
         try writeManifest(intent)
 
@@ -150,6 +152,18 @@ public struct SiteWriter {
             try? FileManager.default.removeItem(at: temporary)
             if let error = error as? WriteError { throw error }
             throw WriteError(description: "cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Temp files a killed run left behind (`.<name>.herald-<pid>`); only looked for after such a run.
+    private func sweepTemporaryFiles() {
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return }
+        for case let relative as String in enumerator {
+            let name = (relative as NSString).lastPathComponent
+            guard name.hasPrefix("."), let marker = name.range(of: ".herald-", options: .backwards),
+                name[marker.upperBound...].allSatisfy(\.isNumber), !name[marker.upperBound...].isEmpty
+            else { continue }
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(relative))
         }
     }
 

@@ -20,6 +20,9 @@ public struct PublishRun: Sendable, Equatable {
 
 /// The publish history and the contents it keeps for rollbacks (operator work).
 public struct PublishRunRepository {
+    /// The advisory lock that serialises publishes across processes and machines ("HRLDPUBL").
+    public static let lockKey: Int64 = 0x4852_4C44_5055_424C
+
     let connection: Connection
 
     public init(_ session: OperatorSession) {

@@ -6,8 +6,7 @@ import HeraldStore
 /// One publish: snapshot (one REPEATABLE READ transaction) → pure compilers → the site
 /// writer → the run history, all under an advisory lock so concurrent runs never interleave.
 struct PublishJob {
-    /// Serialises publishes across processes and machines sharing the database ("HRLDPUBL").
-    static let lockKey: Int64 = 0x4852_4C44_5055_424C
+    static let lockKey = PublishRunRepository.lockKey
 
     let database: HeraldDatabase
     let out: URL

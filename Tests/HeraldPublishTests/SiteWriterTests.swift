@@ -1,0 +1,105 @@
+import Foundation
+import HeraldCore
+import HeraldTestSupport
+import Testing
+
+@testable import HeraldPublish
+
+@Suite struct SiteWriterTests {
+    func file(_ app: String, _ locale: String, _ text: String) throws -> SiteFile {
+        SiteFile(path: .controlFile(tenant: try Slug("acme"), app: try Slug(app), locale: try LocaleTag(locale)), bytes: Array(text.utf8))
+    }
+
+    func modificationDate(_ url: URL) throws -> Date? {
+        try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+    }
+
+    @Test func writesOnlyWhatChangedAndLeavesMtimesAlone() throws {
+        try withTemporaryDirectory { root in
+            let writer = SiteWriter(root: root)
+            let first = try writer.sync([try file("weather", "en", "{}\n"), try file("weather", "de", "{}\n")])
+            #expect(first.written.count == 2)
+            let en = root.appendingPathComponent("acme/weather/en/control.json")
+            let de = root.appendingPathComponent("acme/weather/de/control.json")
+            let before = try modificationDate(en)
+            Thread.sleep(forTimeInterval: 0.05)
+            let again = try writer.sync([try file("weather", "en", "{}\n"), try file("weather", "de", "{}\n")])
+            #expect(again.written.isEmpty)
+            #expect(again.unchanged == 2)
+            #expect(try modificationDate(en) == before)
+            let changed = try writer.sync([try file("weather", "en", "{}\n"), try file("weather", "de", "{\"x\": {}}\n")])
+            #expect(changed.written == ["acme/weather/de/control.json"])
+            #expect(try modificationDate(en) == before)
+            #expect(try String(contentsOf: de, encoding: .utf8) == "{\"x\": {}}\n")
+            #expect(changed.manifest.files["acme/weather/de/control.json"] == SHA256.hex(Array("{\"x\": {}}\n".utf8)))
+            // No temp files left behind.
+            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && !$0.hasSuffix("manifest.json") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test func removesOnlyFilesItPublished() throws {
+        try withTemporaryDirectory { root in
+            let writer = SiteWriter(root: root)
+            try writer.sync([try file("weather", "en", "{}\n"), try file("radio", "en", "{}\n")])
+            let foreign = root.appendingPathComponent("acme/weather/en/robots.txt")
+            try Data("keep me".utf8).write(to: foreign)
+            let topForeign = root.appendingPathComponent("index.html")
+            try Data("mine".utf8).write(to: topForeign)
+            let outcome = try writer.sync([try file("weather", "en", "{}\n")])
+            #expect(outcome.removed == ["acme/radio/en/control.json"])
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("acme/radio").path))  // empty folders go too
+            #expect(FileManager.default.fileExists(atPath: foreign.path))
+            #expect(FileManager.default.fileExists(atPath: topForeign.path))
+        }
+    }
+
+    @Test func aScopedPublishLeavesTheRestAlone() throws {
+        try withTemporaryDirectory { root in
+            let writer = SiteWriter(root: root)
+            try writer.sync([try file("weather", "en", "{}\n"), try file("radio", "en", "{}\n")])
+            let outcome = try writer.sync([try file("weather", "en", "{\"a\": {}}\n")], scope: [["acme", "weather"]])
+            #expect(outcome.removed.isEmpty)
+            #expect(outcome.manifest.files.keys.sorted() == ["acme/radio/en/control.json", "acme/weather/en/control.json"])
+        }
+    }
+
+    @Test func neverWritesThroughASymlink() throws {
+        try withTemporaryDirectory { root in
+            let outside = root.appendingPathComponent("outside")
+            let site = root.appendingPathComponent("site")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: site.appendingPathComponent("acme"), withDestinationURL: outside)
+            #expect(throws: SiteWriter.WriteError.self) { try SiteWriter(root: site).sync([try file("weather", "en", "{}\n")]) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        }
+    }
+
+    @Test func manifestPathsThatCouldEscapeAreRefused() {
+        #expect(SitePath(relative: "acme/weather/en/control.json") != nil)
+        for bad in ["../etc/passwd", "acme/../../x", "/abs/path", "acme//x", "acme/.hidden", "x"] {
+            #expect(SitePath(relative: bad) == nil, "\(bad)")
+        }
+    }
+}
+
+@Suite struct InterruptedRunTests {
+    /// A run that died part-way leaves an incomplete manifest and maybe a temp file; the next
+    /// run sweeps the temp files and finishes the site.
+    @Test func theNextRunCleansUp() throws {
+        try withTemporaryDirectory { root in
+            let directory = root.appendingPathComponent("acme/weather/en")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let stale = directory.appendingPathComponent(".control.json.herald-12345")
+            try Data("{\"half".utf8).write(to: stale)
+            try Data(SiteManifest(files: ["acme/weather/en/control.json": ""], complete: false).serialized())
+                .write(to: root.appendingPathComponent(SiteManifest.fileName))
+            let file = SiteFile(path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en")), bytes: Array("{}\n".utf8))
+            let outcome = try SiteWriter(root: root).sync([file])
+            #expect(outcome.written == ["acme/weather/en/control.json"])
+            #expect(!FileManager.default.fileExists(atPath: stale.path))
+            #expect(SiteWriter(root: root).readManifest().complete)
+        }
+    }
+}
