@@ -46,16 +46,11 @@ public struct SiteWriter {
         }
         let kept = previous.files.filter { !inScope($0.key) }
 
-        // Announce intent first: if this run dies half-way, the next one still knows every
-        // path it may have written, so it can clean them up.
-        var intent = previous
-        intent.complete = false
-        for file in files where intent.files[file.path.description] == nil { intent.files[file.path.description] = "" }
-        try writeManifest(intent)
-
+        // Compare everything first: when nothing differs, nothing is touched, not even the manifest.
         var outcome = Outcome()
         var manifest = SiteManifest(files: kept)
-        for (index, file) in files.enumerated() {
+        var changed: [(SiteFile, URL)] = []
+        for file in files {
             let path = file.path.description
             let url = try location(of: file.path)
             if let existing = try? readRegularFile(url), existing == file.bytes {
@@ -63,11 +58,27 @@ public struct SiteWriter {
                 let known = previous.files[path].flatMap { $0.isEmpty ? nil : $0 }
                 manifest.files[path] = known ?? SHA256.hex(file.bytes)
             } else {
-                try atomicWrite(file.bytes, to: url)
-                outcome.written.append(path)
+                changed.append((file, url))
                 manifest.files[path] = SHA256.hex(file.bytes)
             }
-            if index % 500 == 499 { progress(index + 1, files.count) }
+        }
+        let stale = previous.files.keys.filter { inScope($0) && manifest.files[$0] == nil }.sorted()
+        if changed.isEmpty, stale.isEmpty, previous.complete, previous.files == manifest.files {
+            outcome.manifest = manifest
+            return outcome
+        }
+
+        // Announce intent first: if this run dies half-way, the next one still knows every
+        // path it may have written, so it can clean them up.
+        var intent = previous
+        intent.complete = false
+        for (file, _) in changed where intent.files[file.path.description] == nil { intent.files[file.path.description] = "" }
+        try writeManifest(intent)
+
+        for (index, (file, url)) in changed.enumerated() {
+            try atomicWrite(file.bytes, to: url)
+            outcome.written.append(file.path.description)
+            if index % 500 == 499 { progress(index + 1, changed.count) }
         }
         for path in intent.files.keys.sorted() where inScope(path) && manifest.files[path] == nil {
             let url = root.appendingPathComponent(path)

@@ -1,0 +1,202 @@
+import Foundation
+import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+@Suite struct PublishCommandTests {
+    /// Every file of the site, path → bytes (the manifest and nothing hidden excluded).
+    func snapshot(_ root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) {
+            let url = root.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            files[path] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    func mtimes(_ root: URL) throws -> [String: Date] {
+        var result: [String: Date] = [:]
+        for path in try snapshot(root).keys {
+            result[path] = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.modificationDate] as? Date
+        }
+        return result
+    }
+
+    /// Each published file parses with Foundation's parsers (as on the device). Hidden
+    /// files are not published: a killed run's temp files are swept by the next run.
+    func expectEveryFileParses(_ root: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for (path, data) in try snapshot(root) where !(path as NSString).lastPathComponent.hasPrefix(".") {
+            if path.hasSuffix(".json") {
+                #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(path)", sourceLocation: sourceLocation)
+            } else if path.hasSuffix(".plist") {
+                #expect((try? PropertyListSerialization.propertyList(from: data, format: nil)) != nil, "\(path)", sourceLocation: sourceLocation)
+            } else {
+                #expect(path.hasSuffix(".html"), "unexpected file \(path)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func publishRepublishEditArchiveRollback() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database)
+                let out = root.appendingPathComponent("site")
+                let file = root.appendingPathComponent("campaigns.yaml")
+                let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("examples/campaigns.yaml")
+                // A second app, so that an edit in one must leave the other alone.
+                let text = try String(contentsOf: example, encoding: .utf8) + """
+                      - slug: radio
+                        name: Radio
+                        platform: ios
+                        bundleId: com.acme.radio
+                        defaultLocale: en
+                        locales: [en]
+
+                    """
+                try Data(text.utf8).write(to: file)
+                try herald.succeed(["apply", "-f", file.path])
+
+                let first = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
+                #expect(first.stdout.contains("14 written, 0 unchanged, 0 removed"), "\(first)")
+                try expectEveryFileParses(out)
+                let before = try mtimes(out)
+                let bytes = try snapshot(out)
+
+                Thread.sleep(forTimeInterval: 1.1)  // mtimes have one-second resolution on some filesystems
+                let again = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
+                #expect(again.stdout.contains("0 written, 14 unchanged, 0 removed"), "\(again)")
+                #expect(try mtimes(out) == before)
+                let quiet = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z", "--quiet"])
+                #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+
+                // Edit one alert's German text: only that app's German plist changes.
+                try herald.succeed(["campaign", "update", "welcome", "--tenant", "acme", "--app", "weather", "--locale", "de", "--title", "Hallo!"])
+                let edited = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z", "--json"])
+                let summary = try #require(try JSONSerialization.jsonObject(with: Data(edited.stdout.utf8)) as? [String: Any])
+                #expect(summary["written"] as? [String] == ["acme/weather/de/notifications.plist"])
+                let afterEdit = try mtimes(out)
+                for (path, date) in before where path != "acme/weather/de/notifications.plist" && path != ".herald-manifest.json" {
+                    #expect(afterEdit[path] == date, "\(path) was rewritten")
+                }
+
+                // Archive the story: its files disappear, nothing else does.
+                try herald.succeed(["campaign", "archive", "tour", "--tenant", "acme", "--app", "weather"])
+                let archived = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
+                #expect(archived.stdout.contains("4 removed"), "\(archived)")
+                #expect(try snapshot(out).keys.filter { $0.contains("stories/") }.isEmpty)
+                try expectEveryFileParses(out)
+
+                // Roll back to the first run: the site is byte for byte what it was.
+                let rolled = try herald.succeed(["publish", "--rollback", "1", "--out", out.path])
+                #expect(rolled.stdout.contains("rolled back to run 1"), "\(rolled)")
+                var restored = try snapshot(out)
+                var original = bytes
+                restored[".herald-manifest.json"] = nil
+                original[".herald-manifest.json"] = nil
+                #expect(restored == original)
+                let history = try herald.succeed(["publish", "--history", "--json"]).stdout
+                let runs = try #require(try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [[String: Any]])
+                #expect(runs.map { $0["outcome"] as? String } == ["succeeded", "succeeded", "succeeded", "succeeded", "succeeded", "rolled back"])
+                #expect(runs.last?["rollbackOf"] as? Int == 1)
+            }
+        }
+    }
+
+    @Test func aPublishKilledHalfWayLeavesParseableFilesAndTheNextRunCompletes() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                try LargeSiteFixture.populate(try Connection(configuration: database), apps: 150, campaignsPerApp: 12)
+                let out = root.appendingPathComponent("site")
+                let herald = HeraldCLI(database: database)
+                let process = Process()
+                process.executableURL = try HeraldCLI.binaryURL()
+                process.arguments = ["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"]
+                process.environment = herald.environment
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                // Kill it once it has started writing files, well before it can finish.
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline, process.isRunning {
+                    let written = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String] ?? [])
+                        .filter { $0.hasSuffix("control.json") }.count
+                    if written > 20 { break }
+                    usleep(2_000)
+                }
+                let killedWhileRunning = process.isRunning
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                #expect(killedWhileRunning, "the publish finished before it could be killed; make the site larger")
+                #expect(process.terminationReason == .uncaughtSignal)
+                let partial = try snapshot(out).keys.filter { !$0.hasPrefix(".") && !$0.contains("/.") }
+                #expect(!partial.isEmpty)
+                #expect(partial.count < 150 * 3 * 2 + 1)  // not the whole site
+                try expectEveryFileParses(out)  // hidden temp files aside, nothing is half-written
+
+                let next = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
+                #expect(next.stdout.contains("published"), "\(next)")
+                let complete = try snapshot(out)
+                #expect(complete.keys.filter { $0.contains("/.") }.isEmpty, "temp files were left behind")
+                try expectEveryFileParses(out)
+                // 150 apps × 3 locales × (control + plist) + stories (3 per app × 3 locales × 2 files)
+                #expect(complete.keys.filter { $0.hasSuffix("control.json") }.count == 450)
+                #expect(complete.keys.filter { $0.hasSuffix(".push.json") }.count == 150 * 3 * 3)
+                let final = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
+                #expect(final.stdout.contains(" 0 written"), "\(final)")
+            }
+        }
+    }
+
+    @Test func aSecondPublishExits75OrWaits() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database)
+                try herald.succeed(["apply", "-f", "-"], stdin: CampaignFiles.twoCampaigns)
+                let out = root.appendingPathComponent("site")
+                // Another publish holds the lock.
+                let holder = try Connection(configuration: database)
+                #expect(try holder.tryAdvisoryLock(PublishRunRepository.lockKey))
+                let busy = try herald.run(["publish", "--out", out.path])
+                #expect(busy.status == 75, "\(busy)")
+                #expect(busy.stderr.contains("another publish is running"))
+                #expect(!FileManager.default.fileExists(atPath: out.path))
+
+                // --wait blocks until the lock is released, then publishes.
+                let waiting = Process()
+                waiting.executableURL = try HeraldCLI.binaryURL()
+                waiting.arguments = ["publish", "--out", out.path, "--wait"]
+                waiting.environment = herald.environment
+                waiting.standardOutput = FileHandle.nullDevice
+                try waiting.run()
+                Thread.sleep(forTimeInterval: 1)
+                #expect(waiting.isRunning)
+                #expect(!FileManager.default.fileExists(atPath: out.path))
+                try holder.advisoryUnlock(PublishRunRepository.lockKey)
+                waiting.waitUntilExit()
+                #expect(waiting.terminationStatus == 0)
+                #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("globex/news/en/notifications.plist").path))
+
+                // Two at once: each either publishes or exits 75, and the site is whole.
+                let results = try [0, 1].map { _ -> Process in
+                    let process = Process()
+                    process.executableURL = try HeraldCLI.binaryURL()
+                    process.arguments = ["publish", "--out", out.path]
+                    process.environment = herald.environment
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    return process
+                }
+                for process in results { process.waitUntilExit() }
+                #expect(results.allSatisfy { [0, 75].contains($0.terminationStatus) })
+                #expect(results.contains { $0.terminationStatus == 0 })
+                try expectEveryFileParses(out)
+                #expect(try snapshot(out).keys.filter { $0.hasSuffix("control.json") }.count == 2)
+            }
+        }
+    }
+}
