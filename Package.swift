@@ -39,6 +39,8 @@ let package = Package(
             ]
         ),
         .target(name: "HeraldTestSupport", dependencies: ["PostgresClient", "HeraldStore", "HeraldCore"]),
+        // `scripts/benchmark-publish`: numbers, not tests.
+        .executableTarget(name: "herald-benchmark", dependencies: ["HeraldTestSupport", "HeraldStore", "PostgresClient"], path: "Sources/HeraldBenchmark"),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldCoreTests",

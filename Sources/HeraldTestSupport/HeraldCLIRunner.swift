@@ -100,4 +100,8 @@ public struct HeraldCLI: Sendable {
 public struct CLIRunnerError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
 }

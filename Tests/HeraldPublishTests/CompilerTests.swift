@@ -137,8 +137,12 @@ import Testing
     @Test func overlappingBannersAreNamed() throws {
         let overlap = try warnings([banner("a", [(.all, "appVersionLessThan=2.0")]), banner("b", [(.any, "onWifi=true")])])
         #expect(overlap.count == 1)
-        #expect(overlap.first?.contains("banners a and b") == true)
+        #expect(overlap.first?.contains("[en]: banners a, b can be eligible") == true)
         #expect(overlap.first?.contains("all.appVersionLessThan=2.0") == true)
+        // Many overlapping banners: one warning naming the group, not one per pair.
+        let many = try warnings((1...6).map { try banner("b\($0)", []) })
+        #expect(many.count == 1)
+        #expect(many.first?.contains("b1, b2, b3, b4 and 2 more") == true)
         let exclusive = try warnings([banner("a", [(.all, "onWifi=true")]), banner("b", [(.all, "onWifi=false")])])
         #expect(exclusive.isEmpty)
     }

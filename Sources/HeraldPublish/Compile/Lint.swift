@@ -6,18 +6,21 @@ enum Lint {
         let where_ = "\(tenant.slug)/\(app.slug)"
         var warnings: [String] = []
         // Notable shows one banner per launch, the first it meets in an unordered dictionary.
+        // Banners that can qualify together are reported once per group, with the locales.
+        var groups: [[Slug]: (locales: [LocaleTag], conditions: [String])] = [:]
         for locale in app.locales {
-            let banners = live.filter {
-                $0.kind == .banner && PublishSelection.content(of: $0, for: locale, in: app) != nil
+            let banners = live.filter { $0.kind == .banner && PublishSelection.content(of: $0, for: locale, in: app) != nil }
+            for group in overlapGroups(banners) where group.count > 1 {
+                let keys = group.map(\.key)
+                groups[keys, default: ([], group.map { "\($0.key): \(describe($0.conditions))" })].locales.append(locale)
             }
-            for (index, first) in banners.enumerated() {
-                for second in banners[(index + 1)...] where canOverlap(first.conditions, second.conditions) {
-                    warnings.append(
-                        "\(where_) [\(locale)]: banners \(first.key) and \(second.key) can be eligible on the same device at once "
-                            + "(\(describe(first.conditions)) / \(describe(second.conditions))); the client shows one of them in "
-                            + "dictionary order, not by priority")
-                }
-            }
+        }
+        for (keys, found) in groups.sorted(by: { $0.key.map(\.rawValue).joined() < $1.key.map(\.rawValue).joined() }) {
+            let named = keys.count <= 4 ? keys.map(\.rawValue).joined(separator: ", ") : keys.prefix(4).map(\.rawValue).joined(separator: ", ") + " and \(keys.count - 4) more"
+            let detail = keys.count <= 2 ? " (\(found.conditions.joined(separator: "; ")))" : ""
+            warnings.append(
+                "\(where_) [\(found.locales.map(\.rawValue).joined(separator: ", "))]: banners \(named) can be eligible on the same "
+                    + "device at once\(detail); the client shows one of them in dictionary order, not by priority")
         }
         // iNotify shows the last key in case-insensitive order first: it should be the newest.
         let alerts = live.filter { $0.kind == .alert && $0.messageKey != nil }
@@ -42,6 +45,24 @@ enum Lint {
             warnings.append("\(where_)/\(campaign.key) is active but appears in no file: \(reason)")
         }
         return warnings
+    }
+
+    /// Banners joined when they can qualify together (connected groups, each sorted by key).
+    static func overlapGroups(_ banners: [CampaignSpec]) -> [[CampaignSpec]] {
+        var groupOf = Array(banners.indices)
+        func root(_ index: Int) -> Int {
+            var index = index
+            while groupOf[index] != index { index = groupOf[index] }
+            return index
+        }
+        for i in banners.indices {
+            for j in banners.indices where j > i && canOverlap(banners[i].conditions, banners[j].conditions) {
+                groupOf[root(j)] = root(i)
+            }
+        }
+        return Dictionary(grouping: banners.indices, by: root).values
+            .map { $0.map { banners[$0] }.sorted { $0.key < $1.key } }
+            .sorted { $0[0].key < $1[0].key }
     }
 
     /// Two banners can both qualify unless their `all` groups (or single-condition `any`
