@@ -50,10 +50,11 @@ public struct SiteWriter {
         var outcome = Outcome()
         var manifest = SiteManifest(files: kept)
         var changed: [(SiteFile, URL)] = []
+        var checkedDirectories: Set<String> = []
         for file in files {
             let path = file.path.description
-            let url = try location(of: file.path)
-            if let existing = try? readRegularFile(url), existing == file.bytes {
+            let url = try location(of: file.path, checked: &checkedDirectories)
+            if let existing = Self.readIfRegular(url.path, expectedSize: file.bytes.count), existing == file.bytes {
                 outcome.unchanged += 1
                 let known = previous.files[path].flatMap { $0.isEmpty ? nil : $0 }
                 manifest.files[path] = known ?? SHA256.hex(file.bytes)
@@ -100,27 +101,30 @@ public struct SiteWriter {
 
     // MARK: Paths
 
-    /// The file's location, creating its directories; refuses any component that is a symlink.
-    private func location(of path: SitePath) throws -> URL {
-        var directory = root
+    /// The file's location, creating its directories; refuses any component that is a
+    /// symlink. Each directory is checked once per run (`checked`).
+    private func location(of path: SitePath, checked: inout Set<String>) throws -> URL {
+        var directory = root.path
         for segment in path.segments.dropLast() {
             guard !segment.isEmpty, segment != ".", segment != "..", !segment.contains("/") else {
                 throw WriteError(description: "refusing path segment \"\(segment)\" in \(path)")
             }
-            directory.appendPathComponent(segment)
+            directory += "/" + segment
+            if checked.contains(directory) { continue }
             var info = stat()
-            if lstat(directory.path, &info) == 0 {
+            if lstat(directory, &info) == 0 {
                 if info.st_mode & S_IFMT == S_IFLNK {
-                    throw WriteError(description: "refusing to write through the symlink \(directory.path)")
+                    throw WriteError(description: "refusing to write through the symlink \(directory)")
                 }
                 guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw WriteError(description: "\(directory.path) is in the way: it is not a directory")
+                    throw WriteError(description: "\(directory) is in the way: it is not a directory")
                 }
-            } else {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            } else if mkdir(directory, 0o755) != 0, errno != EEXIST {
+                throw WriteError(description: "cannot create \(directory): \(String(cString: strerror(errno)))")
             }
+            checked.insert(directory)
         }
-        let url = directory.appendingPathComponent(path.segments.last ?? "")
+        let url = URL(fileURLWithPath: directory + "/" + (path.segments.last ?? ""))
         var info = stat()
         if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             throw WriteError(description: "refusing to replace the symlink \(url.path)")
@@ -142,8 +146,30 @@ public struct SiteWriter {
     // MARK: Bytes
 
     private func readRegularFile(_ url: URL) throws -> [UInt8] {
-        guard isRegularFile(url) else { throw WriteError(description: "not a regular file") }
-        return [UInt8](try Data(contentsOf: url))
+        guard let bytes = Self.readIfRegular(url.path, expectedSize: nil) else { throw WriteError(description: "not a regular file") }
+        return bytes
+    }
+
+    /// The file's bytes if it is a regular file (never through a symlink); nil when it is
+    /// missing, something else, or not `expectedSize` long (then it differs anyway).
+    static func readIfRegular(_ path: String, expectedSize: Int?) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        if let expectedSize, expectedSize != size { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { read(descriptor, $0 + offset, size - offset) } ?? -1
+            }
+            guard got > 0 else { return nil }
+            offset += got
+        }
+        return bytes
     }
 
     private func isRegularFile(_ url: URL) -> Bool {
@@ -153,16 +179,30 @@ public struct SiteWriter {
 
     /// Temp file beside the target, then rename(2): atomic on one filesystem.
     private func atomicWrite(_ bytes: [UInt8], to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).herald-\(getpid())")
-        do {
-            try Data(bytes).write(to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw WriteError(description: "cannot rename \(temporary.path) to \(url.path): \(String(cString: strerror(errno)))")
+        let target = url.path
+        let slash = target.lastIndex(of: "/") ?? target.startIndex
+        let temporary = String(target[..<slash]) + "/." + target[target.index(after: slash)...] + ".herald-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw WriteError(description: "cannot write \(temporary): \(String(cString: strerror(errno)))")
+        }
+        var offset = 0
+        var failure: String?
+        while offset < bytes.count {
+            let wrote = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { write(descriptor, $0 + offset, bytes.count - offset) } ?? -1
             }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            if let error = error as? WriteError { throw error }
-            throw WriteError(description: "cannot write \(url.path): \(error.localizedDescription)")
+            guard wrote > 0 else {
+                failure = String(cString: strerror(errno))
+                break
+            }
+            offset += wrote
+        }
+        close(descriptor)
+        if failure == nil, rename(temporary, target) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw WriteError(description: "cannot write \(target): \(failure)")
         }
     }
 

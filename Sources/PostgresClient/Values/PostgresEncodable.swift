@@ -45,8 +45,20 @@ extension UUID: PostgresEncodable {
 }
 
 extension Data: PostgresEncodable {
-    /// bytea hex format.
-    public var postgresText: String? { "\\x" + map { String(format: "%02x", $0) }.joined() }
+    /// bytea hex format, built in one buffer (large blobs are common: published files).
+    public var postgresText: String? {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8](repeating: 0, count: 2 + count * 2)
+        out[0] = UInt8(ascii: "\\")
+        out[1] = UInt8(ascii: "x")
+        var index = 2
+        for byte in self {
+            out[index] = digits[Int(byte >> 4)]
+            out[index + 1] = digits[Int(byte & 0x0F)]
+            index += 2
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 extension Array: PostgresEncodable where Element == String {
