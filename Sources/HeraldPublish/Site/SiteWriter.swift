@@ -93,6 +93,22 @@ public struct SiteWriter {
         return outcome
     }
 
+    /// SHA-256 of the manifest file as it is on disk, when it is complete (nil otherwise).
+    public func manifestDigest() -> String? {
+        guard let bytes = Self.readIfRegular(root.path + "/" + SiteManifest.fileName, expectedSize: nil),
+            SiteManifest.parse(bytes)?.complete == true
+        else { return nil }
+        return SHA256.hex(bytes)
+    }
+
+    /// Whether every file the manifest lists is still there (someone may have deleted some).
+    public func allPublishedFilesExist() -> Bool {
+        readManifest().files.keys.allSatisfy { path in
+            var info = stat()
+            return lstat(root.path + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        }
+    }
+
     /// The manifest of what is published here now.
     public func readManifest() -> SiteManifest {
         let url = root.appendingPathComponent(SiteManifest.fileName)

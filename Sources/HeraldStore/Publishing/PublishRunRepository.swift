@@ -16,6 +16,9 @@ public struct PublishRun: Sendable, Equatable {
     public let filesRemoved: Int
     public let manifestDigest: String?
     public let message: String?
+    /// The snapshot the run read; nil for rollbacks and partial runs.
+    public let sourceSnapshot: String?
+    public let baseURL: String?
 }
 
 /// The publish history and the contents it keeps for rollbacks (operator work).
@@ -29,12 +32,23 @@ public struct PublishRunRepository {
         connection = session.connection
     }
 
-    public func start(actor: String, outDir: String, publishAt: Date, scope: String, rollbackOf: Int64? = nil) throws -> Int64 {
+    public func start(
+        actor: String, outDir: String, publishAt: Date, scope: String, rollbackOf: Int64? = nil, baseURL: String? = nil
+    ) throws -> Int64 {
         try connection.query(
             """
-            INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of)
-            VALUES ($1, $2, $3, $4, 'running', $5) RETURNING id
-            """, [actor, outDir, publishAt, scope, rollbackOf])[0].decode("id")
+            INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of, base_url)
+            VALUES ($1, $2, $3, $4, 'running', $5, $6) RETURNING id
+            """, [actor, outDir, publishAt, scope, rollbackOf, baseURL])[0].decode("id")
+    }
+
+    /// The newest run into `outDir`, whatever its outcome.
+    public func latest(outDir: String) throws -> PublishRun? {
+        try decode(
+            connection.query(
+                "SELECT *, source_snapshot::text AS source_snapshot_text FROM publish_runs WHERE out_dir = $1 ORDER BY id DESC LIMIT 1",
+                [outDir])
+        ).first
     }
 
     /// Stores the contents not stored yet (content-addressed: identical bytes are kept once).
@@ -56,24 +70,27 @@ public struct PublishRunRepository {
     }
 
     public func finish(
-        _ id: Int64, outcome: String, written: Int, unchanged: Int, removed: Int, manifestDigest: String?, message: String?
+        _ id: Int64, outcome: String, written: Int, unchanged: Int, removed: Int, manifestDigest: String?, message: String?,
+        sourceSnapshot: String? = nil
     ) throws {
         try connection.execute(
             """
             UPDATE publish_runs SET finished_at = clock_timestamp(), outcome = $2, files_written = $3,
-                files_unchanged = $4, files_removed = $5, manifest_digest = $6, message = $7
+                files_unchanged = $4, files_removed = $5, manifest_digest = $6, message = $7,
+                source_snapshot = $8::pg_snapshot
             WHERE id = $1
-            """, [id, outcome, written, unchanged, removed, manifestDigest, message])
+            """, [id, outcome, written, unchanged, removed, manifestDigest, message, sourceSnapshot])
     }
 
     public func history(limit: Int) throws -> [PublishRun] {
         try decode(
             connection.query(
-                "SELECT * FROM (SELECT * FROM publish_runs ORDER BY id DESC LIMIT $1) r ORDER BY id", [limit]))
+                "SELECT *, source_snapshot::text AS source_snapshot_text FROM (SELECT * FROM publish_runs ORDER BY id DESC LIMIT $1) r ORDER BY id",
+                [limit]))
     }
 
     public func run(_ id: Int64) throws -> PublishRun {
-        guard let run = try decode(connection.query("SELECT * FROM publish_runs WHERE id = $1", [id])).first else {
+        guard let run = try decode(connection.query("SELECT *, source_snapshot::text AS source_snapshot_text FROM publish_runs WHERE id = $1", [id])).first else {
             throw StoreError.notFound(what: "publish run", name: String(id), listCommand: "herald publish --history")
         }
         return run
@@ -95,7 +112,8 @@ public struct PublishRunRepository {
                 scope: try row.decode("scope"), outcome: try row.decode("outcome"), rollbackOf: try row.decode("rollback_of"),
                 filesWritten: try row.decode("files_written"), filesUnchanged: try row.decode("files_unchanged"),
                 filesRemoved: try row.decode("files_removed"), manifestDigest: try row.decode("manifest_digest"),
-                message: try row.decode("message"))
+                message: try row.decode("message"), sourceSnapshot: try row.decode("source_snapshot_text"),
+                baseURL: try row.decode("base_url"))
         }
     }
 }

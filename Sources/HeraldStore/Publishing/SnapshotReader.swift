@@ -11,8 +11,9 @@ public struct SnapshotReader {
         self.session = session
     }
 
-    /// Tenants with their apps and active campaigns, optionally only one tenant or app.
-    public func read(tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil) throws -> [TenantSpec] {
+    /// Tenants with their apps and active campaigns, optionally only one tenant or app, or
+    /// only the apps with the given ids (an incremental publish).
+    public func read(tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil, appIDs: Set<Int64>? = nil) throws -> [TenantSpec] {
         let connection = session.connection
         let tenants = try TenantRepository.decode(
             connection.query(
@@ -25,8 +26,9 @@ public struct SnapshotReader {
             """
             SELECT tenant_id, \(AppRepository.columns) FROM apps
             WHERE tenant_id = ANY($1::bigint[]) AND ($2::text IS NULL OR slug = $2)
+              AND ($3::bigint[] IS NULL OR id = ANY($3::bigint[]))
             ORDER BY tenant_id, slug
-            """, [tenants.map { String($0.id) }, onlyApp?.rawValue])
+            """, [tenants.map { String($0.id) }, onlyApp?.rawValue, appIDs.map { $0.sorted().map(String.init) }])
         let apps = try AppRepository.decode(appRows)
         let tenantOfApp = Dictionary(uniqueKeysWithValues: try zip(apps, appRows).map { app, row in
             (app.id, try row.decode("tenant_id", as: Int64.self))
@@ -38,7 +40,7 @@ public struct SnapshotReader {
         let campaigns = try CampaignLoader(connection: connection).load(
             where: "c.status = 'active' AND c.app_id = ANY($1::bigint[])", [apps.map { String($0.id) }])
         let campaignsByApp = Dictionary(grouping: campaigns, by: \.appID)
-        return tenants.map { tenant in
+        return tenants.filter { tenant in appIDs == nil || apps.contains { tenantOfApp[$0.id] == tenant.id } }.map { tenant in
             TenantSpec(
                 slug: tenant.slug, name: tenant.name,
                 apps: apps.filter { tenantOfApp[$0.id] == tenant.id }.map { app in

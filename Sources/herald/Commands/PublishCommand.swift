@@ -30,6 +30,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Publish the site as it will be at this time (ISO 8601).", valueName: "time"))
     var at: String?
     @Flag(name: .customLong("dry-run"), help: "Say what would change; write nothing.") var dryRun = false
+    @Flag(help: "Compile and compare the whole site, even when the database says only some apps changed.") var full = false
     @Flag(help: "Print nothing when nothing changed (for cron).") var quiet = false
     @Flag(help: "Wait for a running publish instead of exiting 75.") var wait = false
     @Flag(help: "List recorded runs.") var history = false
@@ -58,7 +59,7 @@ struct PublishCommand: ParsableCommand {
                 let at = try at.map { try Timestamp.parse($0, field: "--at") } ?? Date()
                 result = try job.publish(
                     at: at, tenant: try tenant.map { try Slug($0) }, app: try app.map { try Slug($0) },
-                    siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun)
+                    siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun, full: full)
             }
             report(result)
         }

@@ -31,24 +31,67 @@ struct PublishJob {
         return try body()
     }
 
-    func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool) throws -> Result {
+    /// What one REPEATABLE READ transaction found: the snapshot it read, and either the
+    /// whole site's data or only the apps that changed since the last run.
+    private struct Plan {
+        var snapshot: String
+        var tenants: [TenantSpec]
+        /// nil: a full publish; otherwise the apps republished (empty: nothing changed).
+        var changedApps: Set<Int64>?
+    }
+
+    func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool = false) throws -> Result {
         try locked {
-            let snapshot = try database.asOperator(.repeatableRead, readOnly: true) {
-                try SnapshotReader($0).read(tenant: tenant, app: app)
+            let writer = SiteWriter(root: out)
+            let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
+                let snapshot = try session.changes.currentSnapshot()
+                var changed: Set<Int64>?
+                // Incremental only when the folder is exactly what the last full run left.
+                if tenant == nil, !full, !dryRun, let previous = try session.publishRuns.latest(outDir: out.path),
+                    previous.outcome == "succeeded", previous.scope.isEmpty, previous.baseURL == siteBaseURL?.rawValue,
+                    let since = previous.sourceSnapshot, let digest = previous.manifestDigest, writer.manifestDigest() == digest,
+                    writer.allPublishedFilesExist()
+                {
+                    changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
+                }
+                if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed) }
+                return Plan(
+                    snapshot: snapshot, tenants: try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed),
+                    changedApps: changed)
             }
-            let site = SiteCompiler(siteBaseURL: siteBaseURL).compile(snapshot, at: at)
+            let site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
             guard site.errors.isEmpty else { throw StoreError.invalid(site.errors) }
-            let scope = Self.scope(snapshot: snapshot, tenant: tenant, app: app)
-            let apps = snapshot.reduce(0) { $0 + $1.apps.count }
+            let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
             if dryRun {
                 return Result(runID: 0, outcome: try preview(site.files), warnings: site.warnings, apps: apps)
             }
+            var scope = Self.scope(snapshot: plan.tenants, tenant: tenant, app: app)
+            if plan.changedApps != nil {
+                scope = plan.tenants.flatMap { tenant in tenant.apps.map { [tenant.slug.rawValue, $0.slug.rawValue] } }
+            }
+            let recordedScope = Self.scope(snapshot: plan.tenants, tenant: tenant, app: app)
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
                     actor: Environment.actor, outDir: out.path, publishAt: at,
-                    scope: (scope ?? []).map { $0.joined(separator: "/") }.joined(separator: " "))
+                    scope: (recordedScope ?? []).map { $0.joined(separator: "/") }.joined(separator: " "),
+                    baseURL: siteBaseURL?.rawValue)
             }
-            let outcome = try writeRecording(runID: runID, files: site.files, scope: scope)
+            // A whole-site run remembers its snapshot, so the next one can publish only what changed.
+            let snapshot = recordedScope == nil ? plan.snapshot : nil
+            if plan.changedApps?.isEmpty == true {
+                let manifest = writer.readManifest()
+                try database.asOperator { session in
+                    try session.publishRuns.finish(
+                        runID, outcome: "succeeded", written: 0, unchanged: manifest.files.count, removed: 0,
+                        manifestDigest: writer.manifestDigest(), message: "nothing changed", sourceSnapshot: snapshot)
+                }
+                var outcome = SiteWriter.Outcome()
+                outcome.unchanged = manifest.files.count
+                outcome.manifest = manifest
+                return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
+            }
+            var outcome = try writeRecording(runID: runID, files: site.files, scope: scope, sourceSnapshot: snapshot)
+            if plan.changedApps != nil { outcome.unchanged = outcome.manifest.files.count - outcome.written.count }
             return Result(runID: runID, outcome: outcome, warnings: site.warnings, apps: apps)
         }
     }
@@ -84,9 +127,9 @@ struct PublishJob {
         }
     }
 
-    private func writeRecording(runID: Int64, files: [SiteFile], scope: [[String]]?, outcome name: String = "succeeded") throws
-        -> SiteWriter.Outcome
-    {
+    private func writeRecording(
+        runID: Int64, files: [SiteFile], scope: [[String]]?, outcome name: String = "succeeded", sourceSnapshot: String? = nil
+    ) throws -> SiteWriter.Outcome {
         let outcome: SiteWriter.Outcome
         do {
             outcome = try SiteWriter(root: out).sync(files, scope: scope)
@@ -109,7 +152,7 @@ struct PublishJob {
             try session.publishRuns.storeBlobs(blobs)
             try session.publishRuns.finish(
                 runID, outcome: name, written: outcome.written.count, unchanged: outcome.unchanged,
-                removed: outcome.removed.count, manifestDigest: manifestDigest, message: nil)
+                removed: outcome.removed.count, manifestDigest: manifestDigest, message: nil, sourceSnapshot: sourceSnapshot)
         }
         return outcome
     }
