@@ -79,7 +79,7 @@ import Testing
                 let summary = try #require(try JSONSerialization.jsonObject(with: Data(edited.stdout.utf8)) as? [String: Any])
                 #expect(summary["written"] as? [String] == ["acme/weather/de/notifications.plist"])
                 let afterEdit = try mtimes(out)
-                for (path, date) in before where path != "acme/weather/de/notifications.plist" && path != ".herald-manifest.json" {
+                for (path, date) in before where path != "acme/weather/de/notifications.plist" && path != ".herald-manifest" {
                     #expect(afterEdit[path] == date, "\(path) was rewritten")
                 }
 
@@ -116,8 +116,8 @@ import Testing
                 #expect(rolled.stdout.contains("rolled back to run 1"), "\(rolled)")
                 var restored = try snapshot(out)
                 var original = bytes
-                restored[".herald-manifest.json"] = nil
-                original[".herald-manifest.json"] = nil
+                restored[".herald-manifest"] = nil
+                original[".herald-manifest"] = nil
                 #expect(restored == original)
                 let history = try herald.succeed(["publish", "--history", "--json"]).stdout
                 let runs = try #require(try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [[String: Any]])

@@ -33,7 +33,7 @@ import Testing
             #expect(try String(contentsOf: de, encoding: .utf8) == "{\"x\": {}}\n")
             #expect(changed.manifest.files["acme/weather/de/control.json"] == SHA256.hex(Array("{\"x\": {}}\n".utf8)))
             // No temp files left behind.
-            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && !$0.hasSuffix("manifest.json") }
+            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && $0 != SiteManifest.fileName }
             #expect(leftovers.isEmpty)
         }
     }
@@ -101,5 +101,17 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: stale.path))
             #expect(SiteWriter(root: root).readManifest().complete)
         }
+    }
+}
+
+@Suite struct SiteManifestTests {
+    @Test func roundTripsAndRefusesOtherFiles() {
+        let manifest = SiteManifest(files: ["acme/weather/en/control.json": String(repeating: "a", count: 64), "acme/x/en/y.json": ""], complete: false)
+        let bytes = manifest.serialized()
+        let digest = String(repeating: "a", count: 64)
+        #expect(String(decoding: bytes, as: UTF8.self) == "herald-manifest 1 incomplete\n\(digest) acme/weather/en/control.json\n- acme/x/en/y.json\n")
+        #expect(SiteManifest.parse(bytes) == manifest)
+        #expect(SiteManifest.parse(Array("{\"files\": {}}".utf8)) == nil)
+        #expect(SiteManifest.parse(Array("herald-manifest 1 complete\n".utf8)) == SiteManifest())
     }
 }

@@ -39,10 +39,10 @@ public struct SiteWriter {
         try createRoot()
         let previous = readManifest()
         if !previous.complete { sweepTemporaryFiles() }
+        let prefixes = scope?.map { $0.joined(separator: "/") + "/" }
         func inScope(_ path: String) -> Bool {
-            guard let scope else { return true }
-            let segments = path.split(separator: "/").map(String.init)
-            return scope.contains { prefix in segments.starts(with: prefix) }
+            guard let prefixes else { return true }
+            return prefixes.contains { path.hasPrefix($0) }
         }
         let kept = previous.files.filter { !inScope($0.key) }
 
@@ -93,20 +93,17 @@ public struct SiteWriter {
         return outcome
     }
 
-    /// SHA-256 of the manifest file as it is on disk, when it is complete (nil otherwise).
-    public func manifestDigest() -> String? {
+    /// The folder as the last run left it, if that run completed and every file it lists is
+    /// still there: the manifest and its SHA-256 (read and hashed once).
+    public func intactState() -> (manifest: SiteManifest, digest: String)? {
         guard let bytes = Self.readIfRegular(root.path + "/" + SiteManifest.fileName, expectedSize: nil),
-            SiteManifest.parse(bytes)?.complete == true
+            let manifest = SiteManifest.parse(bytes), manifest.complete
         else { return nil }
-        return SHA256.hex(bytes)
-    }
-
-    /// Whether every file the manifest lists is still there (someone may have deleted some).
-    public func allPublishedFilesExist() -> Bool {
-        readManifest().files.keys.allSatisfy { path in
+        let allThere = manifest.files.keys.allSatisfy { path in
             var info = stat()
             return lstat(root.path + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         }
+        return allThere ? (manifest, SHA256.hex(bytes)) : nil
     }
 
     /// The manifest of what is published here now.

@@ -43,14 +43,14 @@ struct PublishJob {
     func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool = false) throws -> Result {
         try locked {
             let writer = SiteWriter(root: out)
+            let intact = full || dryRun ? nil : writer.intactState()
             let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
                 let snapshot = try session.changes.currentSnapshot()
                 var changed: Set<Int64>?
                 // Incremental only when the folder is exactly what the last full run left.
                 if tenant == nil, !full, !dryRun, let previous = try session.publishRuns.latest(outDir: out.path),
                     previous.outcome == "succeeded", previous.scope.isEmpty, previous.baseURL == siteBaseURL?.rawValue,
-                    let since = previous.sourceSnapshot, let digest = previous.manifestDigest, writer.manifestDigest() == digest,
-                    writer.allPublishedFilesExist()
+                    let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
                 {
                     changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
                 }
@@ -78,12 +78,11 @@ struct PublishJob {
             }
             // A whole-site run remembers its snapshot, so the next one can publish only what changed.
             let snapshot = recordedScope == nil ? plan.snapshot : nil
-            if plan.changedApps?.isEmpty == true {
-                let manifest = writer.readManifest()
+            if plan.changedApps?.isEmpty == true, let (manifest, digest) = intact {
                 try database.asOperator { session in
                     try session.publishRuns.finish(
                         runID, outcome: "succeeded", written: 0, unchanged: manifest.files.count, removed: 0,
-                        manifestDigest: writer.manifestDigest(), message: "nothing changed", sourceSnapshot: snapshot)
+                        manifestDigest: digest, message: "nothing changed", sourceSnapshot: snapshot)
                 }
                 var outcome = SiteWriter.Outcome()
                 outcome.unchanged = manifest.files.count
