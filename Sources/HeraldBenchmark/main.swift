@@ -51,11 +51,25 @@ struct PublishSummary: Decodable {
 }
 
 /// One `herald publish` run, timed from process start to exit, as cron sees it.
-func publish() throws -> (Double, PublishSummary) {
+func publish(timing: Bool = false) throws -> (Double, PublishSummary) {
     let process = Process()
     process.executableURL = heraldBinary
     process.arguments = ["publish", "--out", out.path, "--at", at, "--json"]
-    process.environment = ["HERALD_DATABASE_URL": configuration.conninfo, "HERALD_ACTOR": "benchmark", "PATH": "/usr/bin:/bin"]
+    process.environment = [
+        "HERALD_DATABASE_URL": configuration.conninfo, "HERALD_ACTOR": "benchmark", "PATH": "/usr/bin:/bin",
+        "HERALD_TIMING": timing ? "1" : "0",
+    ]
+    let errorURL = scratch.appendingPathComponent("publish.err")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    let errors = try FileHandle(forWritingTo: errorURL)
+    process.standardError = errors
+    defer {
+        try? errors.close()
+        if timing, let text = try? String(contentsOf: errorURL, encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("timing: ") { print("    " + line) }
+        }
+    }
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     let outputURL = scratch.appendingPathComponent("publish.json")
     _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
@@ -82,7 +96,7 @@ line("cold publish", String(format: "%.2f s  (%d files written)", cold, coldSumm
 var quiet: [Double] = []
 var quietWritten = 0
 for _ in 0..<3 {
-    let (elapsed, summary) = try publish()
+    let (elapsed, summary) = try publish(timing: quiet.count == 2)
     quiet.append(elapsed)
     quietWritten += summary.written.count + summary.removed.count
 }
@@ -95,7 +109,7 @@ try admin.execute(
     WHERE locale = 'de' AND campaign_id = (SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
                                            WHERE a.slug = 'app-\(apps / 2)' AND c.key = 'c-4')
     """)
-let (edit, editSummary) = try publish()
+let (edit, editSummary) = try publish(timing: true)
 let editedApps = Set(editSummary.written.map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
 line(
     "one-edit republish",

@@ -58,14 +58,14 @@ public struct PublishRunRepository {
         let present = Set(
             try connection.query("SELECT digest FROM publish_blobs WHERE digest = ANY($1::text[])", [digests])
                 .map { try $0.decode("digest", as: String.self) })
-        let missing = digests.filter { !present.contains($0) }
-        for batch in stride(from: 0, to: missing.count, by: 500) {
-            let slice = Array(missing[batch..<min(batch + 500, missing.count)])
-            try connection.execute(
-                """
-                INSERT INTO publish_blobs (digest, content)
-                SELECT d, c FROM unnest($1::text[], $2::bytea[]) AS b(d, c) ON CONFLICT (digest) DO NOTHING
-                """, [slice, slice.map { Data(blobs[$0] ?? []).postgresText ?? "" }])
+        let missing = digests.filter { !present.contains($0) }.sorted()
+        guard !missing.isEmpty else { return }
+        // COPY: megabytes of content go in as a stream, not as SQL literals. Publishes hold
+        // an advisory lock, so no other run inserts the same digests meanwhile.
+        try connection.copyIn("COPY publish_blobs (digest, content) FROM STDIN") { writer in
+            for digest in missing {
+                try writer.writeRow([digest, Data(blobs[digest] ?? []).postgresText])
+            }
         }
     }
 

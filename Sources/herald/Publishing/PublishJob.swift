@@ -41,9 +41,12 @@ struct PublishJob {
     }
 
     func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool = false) throws -> Result {
-        try locked {
+        var timer = PhaseTimer()
+        return try locked {
+            timer.mark("lock")
             let writer = SiteWriter(root: out)
             let intact = full || dryRun ? nil : writer.intactState()
+            timer.mark("check folder")
             let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
                 let snapshot = try session.changes.currentSnapshot()
                 var changed: Set<Int64>?
@@ -59,7 +62,9 @@ struct PublishJob {
                     snapshot: snapshot, tenants: try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed),
                     changedApps: changed)
             }
+            timer.mark("snapshot (\(plan.changedApps.map { "\($0.count) changed app(s)" } ?? "full"))")
             let site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
+            timer.mark("compile (\(site.files.count) files)")
             guard site.errors.isEmpty else { throw StoreError.invalid(site.errors) }
             let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
             if dryRun {
@@ -89,7 +94,7 @@ struct PublishJob {
                 outcome.manifest = manifest
                 return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
             }
-            var outcome = try writeRecording(runID: runID, files: site.files, scope: scope, sourceSnapshot: snapshot)
+            var outcome = try writeRecording(runID: runID, files: site.files, scope: scope, sourceSnapshot: snapshot, timer: &timer)
             if plan.changedApps != nil { outcome.unchanged = outcome.manifest.files.count - outcome.written.count }
             return Result(runID: runID, outcome: outcome, warnings: site.warnings, apps: apps)
         }
@@ -121,13 +126,15 @@ struct PublishJob {
                 try $0.publishRuns.start(
                     actor: Environment.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
             }
-            let outcome = try writeRecording(runID: runID, files: files, scope: scope, outcome: "rolled back")
+            var timer = PhaseTimer()
+            let outcome = try writeRecording(runID: runID, files: files, scope: scope, outcome: "rolled back", timer: &timer)
             return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
         }
     }
 
     private func writeRecording(
-        runID: Int64, files: [SiteFile], scope: [[String]]?, outcome name: String = "succeeded", sourceSnapshot: String? = nil
+        runID: Int64, files: [SiteFile], scope: [[String]]?, outcome name: String = "succeeded", sourceSnapshot: String? = nil,
+        timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         let outcome: SiteWriter.Outcome
         do {
@@ -139,6 +146,7 @@ struct PublishJob {
             }
             throw InputError(message: "cannot write the site under \(out.path): \(error)", code: ExitStatus.cannotCreate)
         }
+        timer.mark("write (\(outcome.written.count) written)")
         // Keep the bytes of every file written (and the manifest) so any run can be restored.
         let manifestBytes = outcome.manifest.serialized()
         let manifestDigest = SHA256.hex(manifestBytes)
@@ -153,6 +161,7 @@ struct PublishJob {
                 runID, outcome: name, written: outcome.written.count, unchanged: outcome.unchanged,
                 removed: outcome.removed.count, manifestDigest: manifestDigest, message: nil, sourceSnapshot: sourceSnapshot)
         }
+        timer.mark("record run")
         return outcome
     }
 
