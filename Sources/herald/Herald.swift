@@ -22,6 +22,7 @@ struct Herald: ParsableCommand {
             ExportCommand.self,
             AuditCommand.self,
             PublishCommand.self,
+            PreviewCommand.self,
         ]
     )
 }

@@ -222,3 +222,51 @@ import Testing
         }
     }
 }
+
+@Suite struct PreviewCommandTests {
+    @Test func previewFromTheFolderAndInMemoryAgree() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
+                let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("examples/campaigns.yaml")
+                try herald.succeed(["apply", "-f", example.path])
+                let out = root.appendingPathComponent("site").path
+                try herald.succeed(["publish", "--out", out, "--at", "2026-06-01T00:00:00Z"])
+                let device = [
+                    "preview", "--app", "weather", "--locale", "de", "--app-version", "4.0", "--build", "2.10",
+                    "--os-version", "17.4", "--no-wifi", "--launches-since", "spring-sale=9", "--at", "2026-06-01T00:00:00Z", "--json",
+                ]
+                let fromFolder = try herald.succeed(device + ["--out", out]).stdout
+                let inMemory = try herald.succeed(device).stdout
+                #expect(fromFolder == inMemory)
+                let result = try #require(try JSONSerialization.jsonObject(with: Data(fromFolder.utf8)) as? [String: Any])
+                #expect(result["eligibleBanners"] as? [String] == [])
+                #expect(result.keys.contains("nextAlert") && result["nextAlert"] is NSNull)
+                #expect(result["stories"] as? [String] == ["tour"])
+                let reasons = (result["notShown"] as? [[String: String]] ?? []).map { "\($0["campaign"] ?? ""): \($0["reason"] ?? "")" }
+                #expect(reasons == [
+                    "spring-sale: all.appVersionLessThan: build 2.10 is not below 2.4.0",
+                    "welcome: app version 4.0 is above MaxVersion 3.9.9",
+                ])
+                let people = try herald.succeed(Array(device.dropLast()) + ["--out", out]).stdout
+                #expect(people.contains("next alert        -"))
+                #expect(people.contains("welcome      app version 4.0 is above MaxVersion 3.9.9"))
+            }
+        }
+    }
+
+    @Test func badDeviceDescriptionsAreRefused() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "globex"])
+            try herald.succeed(["apply", "-f", "-"], stdin: CampaignFiles.twoCampaigns)
+            let base = ["preview", "--app", "news", "--os-version", "17"]
+            let badVersion = try herald.run(base + ["--locale", "en", "--app-version", "2.x"])
+            #expect(badVersion.status == 65 && badVersion.stderr.contains("\"2.x\""))
+            let otherLocale = try herald.run(base + ["--locale", "de", "--app-version", "2.0"])
+            #expect(otherLocale.status == 65 && otherLocale.stderr.contains("does not publish locale de"))
+            let badCount = try herald.run(base + ["--locale", "en", "--app-version", "2.0", "--launches-since", "promo"])
+            #expect(badCount.status == 65 && badCount.stderr.contains("ID=VALUE"))
+        }
+    }
+}

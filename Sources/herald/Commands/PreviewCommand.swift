@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldPublish
+import HeraldStore
+
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "What would this device see, and why not the rest.",
+        discussion: """
+            Reads the files as published (from --out DIR, or compiled in memory without it) and \
+            applies the clients' own rules: numeric-search version comparison, Notable's all/any, \
+            launch counter and view lookup, iNotify's case-insensitive newest-last order, inclusive \
+            Min/MaxVersion and seen keys. For every campaign not shown it gives the first reason.
+
+            A notification id never shown counts as shown "infinitely long ago" for \
+            lastDisplayMinimumSeconds; its launch counter is 0 unless --launches-since says otherwise.
+
+            Example:
+              herald preview --tenant acme --app weather --locale de --app-version 2.3.1 \\
+                --os-version 17.4 --wifi --seen 2026/04/01
+            """)
+
+    @OptionGroup var tenantOption: TenantOption
+    @Option(help: "App slug.") var app: String
+    @Option(help: "The device's locale.") var locale: String
+    @Option(name: .customLong("app-version"), help: "CFBundleShortVersionString (iNotify's Min/MaxVersion).") var appVersion: String
+    @Option(help: "CFBundleVersion (Notable's appVersionLessThan); default: --app-version.") var build: String?
+    @Option(name: .customLong("os-version"), help: "The OS version (iOSVersionLessThan).") var osVersion: String
+    @Flag(inversion: .prefixedNo, help: "Whether the device is on Wi-Fi.") var wifi = true
+    @Option(help: ArgumentHelp("A notification id already shown on this device (repeatable).", valueName: "id")) var displayed: [String] = []
+    @Option(name: .customLong("launches-since"), help: ArgumentHelp("Launches since ID was last shown (repeatable).", valueName: "id=n"))
+    var launchesSince: [String] = []
+    @Option(name: .customLong("seconds-since"), help: ArgumentHelp("Seconds since ID was last shown (repeatable).", valueName: "id=n"))
+    var secondsSince: [String] = []
+    @Option(help: ArgumentHelp("A flag set for ID by its banner (repeatable).", valueName: "id=name")) var flag: [String] = []
+    @Option(help: ArgumentHelp("An iNotify message key seen or ignored (repeatable).", valueName: "key")) var seen: [String] = []
+    @Option(help: ArgumentHelp("Preview at this time (ISO 8601).", valueName: "time")) var at: String?
+    @Option(help: ArgumentHelp("Read the published files from this folder instead of compiling.", valueName: "dir")) var out: String?
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("As for publish, when compiling in memory.", valueName: "url")) var baseURL: String?
+    @OptionGroup var output: JSONFlag
+
+    func run() throws {
+        try reportingFailures {
+            let tenant = try tenantOption.slug()
+            let app = try Slug(app)
+            let locale = try LocaleTag(locale)
+            let at = try at.map { try Timestamp.parse($0, field: "--at") } ?? Date()
+            var device = DeviceState(
+                appVersion: try Version(appVersion).rawValue, build: try build.map { try Version($0).rawValue },
+                osVersion: try Version(osVersion).rawValue, wifi: wifi)
+            device.displayed = Set(displayed)
+            device.seen = Set(seen)
+            device.launchesSince = try counts(launchesSince, flag: "--launches-since")
+            device.secondsSince = try counts(secondsSince, flag: "--seconds-since")
+            for assignment in flag {
+                let (id, name) = try pair(assignment, flag: "--flag")
+                device.flags[id, default: []].insert(name)
+            }
+
+            let database = try Environment.openDatabase()
+            let appSpec = try database.inTenant(tenant, readOnly: true) { try $0.spec(app: app) }.apps.first
+            guard let appSpec else { throw StoreError.notFound(what: "app", name: "\(tenant)/\(app)", listCommand: "herald app list") }
+            guard appSpec.locales.contains(locale) else {
+                throw ValidationError(
+                    message: "app \(app) does not publish locale \(locale) (its locales: \(appSpec.locales.map(\.rawValue).joined(separator: ", ")))")
+            }
+            let files = try publishedFiles(database: database, tenant: tenant, app: app, locale: locale, at: at)
+            let result = DevicePreview.evaluate(
+                control: files["control.json"] ?? Array("{}".utf8), notifications: files["notifications.plist"] ?? [],
+                storyKeys: files.keys.filter { $0.hasPrefix("stories/") && !$0.hasSuffix(".push.json") }
+                    .map { String($0.dropFirst("stories/".count).dropLast(".json".count)) },
+                app: appSpec, locale: locale, at: at, device: device)
+            try print(result)
+        }
+    }
+
+    /// The locale's files, from DIR or compiled now: name relative to the locale folder → bytes.
+    private func publishedFiles(database: HeraldDatabase, tenant: Slug, app: Slug, locale: LocaleTag, at: Date) throws -> [String: [UInt8]] {
+        let prefix = "\(tenant)/\(app)/\(locale)/"
+        if let out {
+            let folder = URL(fileURLWithPath: out).appendingPathComponent(prefix)
+            guard FileManager.default.fileExists(atPath: folder.path) else {
+                throw InputError(message: "nothing published for \(prefix) under \(out): run `herald publish --out \(out)` first")
+            }
+            var files: [String: [UInt8]] = [:]
+            for name in ["control.json", "notifications.plist"] {
+                files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
+            }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("stories").path)) ?? [] {
+                files["stories/" + name] = []
+            }
+            return files
+        }
+        let snapshot = try database.asOperator(.repeatableRead, readOnly: true) { try SnapshotReader($0).read(tenant: tenant, app: app) }
+        let site = SiteCompiler(siteBaseURL: try baseURL.map { try HTTPURL($0) }).compile(snapshot, at: at)
+        var files: [String: [UInt8]] = [:]
+        for file in site.files where file.path.description.hasPrefix(prefix) {
+            files[String(file.path.description.dropFirst(prefix.count))] = file.bytes
+        }
+        return files
+    }
+
+    private func print(_ result: PreviewResult) throws {
+        if output.json {
+            struct JSON: Encodable {
+                struct Reason: Encodable { let campaign, reason: String }
+                let eligibleBanners: [String]
+                let nextAlert: String?
+                let stories: [String]
+                let notShown: [Reason]
+
+                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, stories, notShown }
+
+                /// `nextAlert` is always present: a message key or null.
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(eligibleBanners, forKey: .eligibleBanners)
+                    try container.encode(nextAlert, forKey: .nextAlert)
+                    try container.encode(stories, forKey: .stories)
+                    try container.encode(notShown, forKey: .notShown)
+                }
+            }
+            try printJSON(
+                JSON(
+                    eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, stories: result.stories,
+                    notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
+            return
+        }
+        Swift.print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
+        if result.eligibleBanners.count > 1 {
+            Swift.print("                  (Notable shows one of them per launch, in dictionary order)")
+        }
+        Swift.print("next alert        \(result.nextAlert ?? "-")")
+        Swift.print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
+        if !result.notShown.isEmpty {
+            Swift.print("not shown")
+            var table = TextTable("  CAMPAIGN", "REASON")
+            for item in result.notShown { table.append("  " + item.campaign, item.reason) }
+            Swift.print(table.render())
+        }
+    }
+
+    private func pair(_ text: String, flag: String) throws -> (String, String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+            throw ValidationError(message: "\(flag) takes ID=VALUE, not \"\(text)\"")
+        }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+
+    private func counts(_ assignments: [String], flag: String) throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        for assignment in assignments {
+            let (id, text) = try pair(assignment, flag: flag)
+            guard let value = Int(text), value >= 0 else { throw ValidationError(message: "\(flag) \(assignment): the count must be a whole number") }
+            result[id] = value
+        }
+        return result
+    }
+}
