@@ -85,22 +85,45 @@ import Testing
 }
 
 @Suite struct InterruptedRunTests {
-    /// A run that died part-way leaves an incomplete manifest and maybe a temp file; the next
-    /// run sweeps the temp files and finishes the site.
+    /// A run that died part-way leaves its marker (with the new paths it meant to write) and
+    /// maybe a temp file and some of those files; the next run sweeps the temp files, removes
+    /// what is no longer published and finishes the site.
     @Test func theNextRunCleansUp() throws {
         try withTemporaryDirectory { root in
             let directory = root.appendingPathComponent("acme/weather/en")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let stale = directory.appendingPathComponent(".control.json.herald-12345")
             try Data("{\"half".utf8).write(to: stale)
-            try Data(SiteManifest(files: ["acme/weather/en/control.json": ""], complete: false).serialized())
-                .write(to: root.appendingPathComponent(SiteManifest.fileName))
+            let orphan = directory.appendingPathComponent("notifications.plist")  // written by the dead run, not wanted now
+            try Data("<plist/>".utf8).write(to: orphan)
+            try Data("acme/weather/en/control.json\nacme/weather/en/notifications.plist\n".utf8)
+                .write(to: root.appendingPathComponent(".herald-writing"))
+            #expect(SiteWriter(root: root).intactState() == nil)
             let file = SiteFile(path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en")), bytes: Array("{}\n".utf8))
             let outcome = try SiteWriter(root: root).sync([file])
             #expect(outcome.written == ["acme/weather/en/control.json"])
+            #expect(outcome.removed == ["acme/weather/en/notifications.plist"])
             #expect(!FileManager.default.fileExists(atPath: stale.path))
-            #expect(SiteWriter(root: root).readManifest().complete)
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(".herald-writing").path))
+            #expect(SiteWriter(root: root).intactState()?.manifest.files.keys.sorted() == ["acme/weather/en/control.json"])
         }
+    }
+
+    @Test func manifestsArchiveByAppAndComeBackWhole() {
+        let manifest = SiteManifest(files: [
+            "acme/weather/en/control.json": String(repeating: "1", count: 64),
+            "acme/weather/de/control.json": String(repeating: "2", count: 64),
+            "acme/radio/en/control.json": String(repeating: "3", count: 64),
+        ])
+        let packed = ManifestArchive.pack(manifest)
+        #expect(packed.shards.count == 2)
+        #expect(ManifestArchive.unpack(index: packed.index, shards: packed.shards) == manifest)
+        var edited = manifest
+        edited.files["acme/weather/en/control.json"] = String(repeating: "4", count: 64)
+        let repacked = ManifestArchive.pack(edited)
+        // The radio shard is the same blob; only weather's shard and the index are new.
+        #expect(Set(repacked.shards.keys).intersection(packed.shards.keys).count == 1)
+        #expect(repacked.indexDigest != packed.indexDigest)
     }
 }
 

@@ -37,8 +37,19 @@ public struct SiteWriter {
     @discardableResult
     public func sync(_ files: [SiteFile], scope: [[String]]? = nil, progress: (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
         try createRoot()
-        let previous = readManifest()
-        if !previous.complete { sweepTemporaryFiles() }
+        var previous = readManifest()
+        // A run that died part-way left its marker: sweep its temp files, and remember the
+        // new paths it may have written so they are cleaned up if no longer published.
+        if let unfinished = Self.readIfRegular(markerPath, expectedSize: nil) {
+            sweepTemporaryFiles()
+            for line in unfinished.split(separator: UInt8(ascii: "\n")) {
+                let path = String(decoding: line, as: UTF8.self)
+                if previous.files[path] == nil { previous.files[path] = "" }
+            }
+            previous.complete = false
+        } else if !previous.complete {
+            sweepTemporaryFiles()
+        }
         let prefixes = scope?.map { $0.joined(separator: "/") + "/" }
         func inScope(_ path: String) -> Bool {
             guard let prefixes else { return true }
@@ -69,12 +80,15 @@ public struct SiteWriter {
             return outcome
         }
 
-        // Announce intent first: if this run dies half-way, the next one still knows every
-        // path it may have written, so it can clean them up.
+        // Announce intent first (a small marker with the paths the manifest does not know
+        // yet): if this run dies half-way, the next one can clean up after it.
         var intent = previous
-        intent.complete = false
-        for (file, _) in changed where intent.files[file.path.description] == nil { intent.files[file.path.description] = "" }
-        try writeManifest(intent)
+        var newPaths = ""
+        for (file, _) in changed where intent.files[file.path.description] == nil {
+            intent.files[file.path.description] = ""
+            newPaths += file.path.description + "\n"
+        }
+        try atomicWrite(Array(newPaths.utf8), to: URL(fileURLWithPath: markerPath))
 
         for (index, (file, url)) in changed.enumerated() {
             try atomicWrite(file.bytes, to: url)
@@ -89,21 +103,26 @@ public struct SiteWriter {
             removeEmptyDirectories(from: url.deletingLastPathComponent())
         }
         try writeManifest(manifest)
+        unlink(markerPath)
         outcome.manifest = manifest
         return outcome
     }
 
+    /// Present only while a run writes (or after one died doing so).
+    private var markerPath: String { root.path + "/.herald-writing" }
+
     /// The folder as the last run left it, if that run completed and every file it lists is
-    /// still there: the manifest and its SHA-256 (read and hashed once).
+    /// still there: the manifest and the digest it is archived under.
     public func intactState() -> (manifest: SiteManifest, digest: String)? {
-        guard let bytes = Self.readIfRegular(root.path + "/" + SiteManifest.fileName, expectedSize: nil),
+        guard Self.readIfRegular(markerPath, expectedSize: nil) == nil,
+            let bytes = Self.readIfRegular(root.path + "/" + SiteManifest.fileName, expectedSize: nil),
             let manifest = SiteManifest.parse(bytes), manifest.complete
         else { return nil }
         let allThere = manifest.files.keys.allSatisfy { path in
             var info = stat()
             return lstat(root.path + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         }
-        return allThere ? (manifest, SHA256.hex(bytes)) : nil
+        return allThere ? (manifest, ManifestArchive.pack(manifest).indexDigest) : nil
     }
 
     /// The manifest of what is published here now.

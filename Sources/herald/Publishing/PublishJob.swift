@@ -106,9 +106,10 @@ struct PublishJob {
             let (run, files) = try database.asOperator(readOnly: true) { session -> (PublishRun, [SiteFile]) in
                 let runs = session.publishRuns
                 let run = try runs.run(id)
-                guard run.outcome == "succeeded" || run.outcome == "rolled back", let manifestDigest = run.manifestDigest,
-                    let manifestBytes = try runs.blobs([manifestDigest])[manifestDigest],
-                    let manifest = SiteManifest.parse(manifestBytes)
+                guard run.outcome == "succeeded" || run.outcome == "rolled back", let indexDigest = run.manifestDigest,
+                    let index = try runs.blobs([indexDigest])[indexDigest],
+                    let shardDigests = ManifestArchive.shardDigests(index),
+                    let manifest = ManifestArchive.unpack(index: index, shards: try runs.blobs(shardDigests))
                 else {
                     throw StoreError.invalid(["run \(id) did not finish a site (outcome \(run.outcome)); pick a succeeded run from `herald publish --history`"])
                 }
@@ -147,10 +148,11 @@ struct PublishJob {
             throw InputError(message: "cannot write the site under \(out.path): \(error)", code: ExitStatus.cannotCreate)
         }
         timer.mark("write (\(outcome.written.count) written)")
-        // Keep the bytes of every file written (and the manifest) so any run can be restored.
-        let manifestBytes = outcome.manifest.serialized()
-        let manifestDigest = SHA256.hex(manifestBytes)
-        var blobs: [String: [UInt8]] = [manifestDigest: manifestBytes]
+        // Keep the bytes of every file written (and the manifest, by app) so any run can be restored.
+        let packed = ManifestArchive.pack(outcome.manifest)
+        let manifestDigest = packed.indexDigest
+        var blobs = packed.shards
+        blobs[manifestDigest] = packed.index
         let written = Set(outcome.written)
         for file in files where written.contains(file.path.description) {
             if let digest = outcome.manifest.files[file.path.description] { blobs[digest] = file.bytes }
