@@ -13,19 +13,28 @@ public enum ManifestArchive {
     public static func pack(_ manifest: SiteManifest) -> Packed {
         var byApp: [String: [String: String]] = [:]
         for (path, digest) in manifest.files {
-            let folder = path.split(separator: "/", maxSplits: 2).prefix(2).joined(separator: "/")
-            byApp[folder, default: [:]][path] = digest
+            byApp[appFolder(of: path), default: [:]][path] = digest
         }
         var index = "herald-manifest-index 1\n"
         var shards: [String: [UInt8]] = [:]
         for (folder, files) in byApp.sorted(by: { $0.key < $1.key }) {
-            let bytes = SiteManifest(files: files).serialized()
+            let bytes = SiteManifest(files: files).serialized()  // shards carry no archive digest
             let digest = SHA256.hex(bytes)
             shards[digest] = bytes
             index += "\(digest) \(folder)\n"
         }
         let indexBytes = Array(index.utf8)
         return Packed(index: indexBytes, indexDigest: SHA256.hex(indexBytes), shards: shards)
+    }
+
+    /// `tenant/app` of `tenant/app/locale/...`.
+    static func appFolder(of path: String) -> String {
+        var slashes = 0
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
+            slashes += 1
+            if slashes == 2 { return String(path[..<index]) }
+        }
+        return path
     }
 
     /// The shard digests an index names (nil when the bytes are not an index).

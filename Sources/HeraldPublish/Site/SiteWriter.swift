@@ -102,6 +102,7 @@ public struct SiteWriter {
             outcome.removed.append(path)
             removeEmptyDirectories(from: url.deletingLastPathComponent())
         }
+        manifest.archiveDigest = ManifestArchive.pack(manifest).indexDigest
         try writeManifest(manifest)
         unlink(markerPath)
         outcome.manifest = manifest
@@ -118,11 +119,21 @@ public struct SiteWriter {
             let bytes = Self.readIfRegular(root.path + "/" + SiteManifest.fileName, expectedSize: nil),
             let manifest = SiteManifest.parse(bytes), manifest.complete
         else { return nil }
-        let allThere = manifest.files.keys.allSatisfy { path in
-            var info = stat()
-            return lstat(root.path + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        guard let digest = manifest.archiveDigest else { return nil }
+        // Every listed file still there? Checked on both halves of the list at once.
+        let paths = Array(manifest.files.keys)
+        let rootPath = root.path
+        let missing = ManagedCounter()
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            for index in stride(from: half, to: paths.count, by: 2) {
+                var info = stat()
+                if lstat(rootPath + "/" + paths[index], &info) != 0 || info.st_mode & S_IFMT != S_IFREG {
+                    missing.increment()
+                    return
+                }
+            }
         }
-        return allThere ? (manifest, ManifestArchive.pack(manifest).indexDigest) : nil
+        return missing.value == 0 ? (manifest, digest) : nil
     }
 
     /// The manifest of what is published here now.
@@ -262,4 +273,12 @@ public struct SiteWriter {
             current = current.deletingLastPathComponent()
         }
     }
+}
+
+/// A counter shared by the two halves of the existence check.
+private final class ManagedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

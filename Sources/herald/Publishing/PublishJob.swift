@@ -150,7 +150,7 @@ struct PublishJob {
         timer.mark("write (\(outcome.written.count) written)")
         // Keep the bytes of every file written (and the manifest, by app) so any run can be restored.
         let packed = ManifestArchive.pack(outcome.manifest)
-        let manifestDigest = packed.indexDigest
+        let manifestDigest = packed.indexDigest  // also written into the manifest's header
         var blobs = packed.shards
         blobs[manifestDigest] = packed.index
         let written = Set(outcome.written)
