@@ -20,6 +20,8 @@ public struct SiteWriter {
         public var unchanged = 0
         public var removed: [String] = []
         public var manifest = SiteManifest()
+        /// The manifest as the run history keeps it (set when the manifest was written).
+        public var archive: ManifestArchive.Packed?
 
         public init() {}
     }
@@ -102,7 +104,9 @@ public struct SiteWriter {
             outcome.removed.append(path)
             removeEmptyDirectories(from: url.deletingLastPathComponent())
         }
-        manifest.archiveDigest = ManifestArchive.pack(manifest).indexDigest
+        let archive = ManifestArchive.pack(manifest)
+        manifest.archiveDigest = archive.indexDigest
+        outcome.archive = archive
         try writeManifest(manifest)
         unlink(markerPath)
         outcome.manifest = manifest

@@ -149,7 +149,7 @@ struct PublishJob {
         }
         timer.mark("write (\(outcome.written.count) written)")
         // Keep the bytes of every file written (and the manifest, by app) so any run can be restored.
-        let packed = ManifestArchive.pack(outcome.manifest)
+        let packed = outcome.archive ?? ManifestArchive.pack(outcome.manifest)
         let manifestDigest = packed.indexDigest  // also written into the manifest's header
         var blobs = packed.shards
         blobs[manifestDigest] = packed.index
