@@ -2,7 +2,7 @@
 /// of shard digests. Storage is content-addressed, so a run that changed one app stores one
 /// small shard and the index, not the whole site's manifest again.
 public enum ManifestArchive {
-    public struct Packed: Sendable {
+    public struct Packed: Equatable, Sendable {
         /// "<shard sha256> <tenant/app>" lines; its digest names the run's manifest.
         public let index: [UInt8]
         public let indexDigest: String
