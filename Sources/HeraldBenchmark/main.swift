@@ -23,127 +23,137 @@ func line(_ label: String, _ value: String) {
     print(label.padding(toLength: 46, withPad: " ", startingAt: 0) + value)
 }
 
-let heraldBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    .deletingLastPathComponent().appendingPathComponent("herald")
-guard FileManager.default.isExecutableFile(atPath: heraldBinary.path) else {
-    FileHandle.standardError.write(Data("build herald next to herald-benchmark first (scripts/benchmark-publish does)\n".utf8))
-    exit(69)
-}
+/// The whole run; errors end it with a message (and `exit`, so the throwaway server is stopped).
+func runBenchmark() throws {
+    let heraldBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("herald")
+    guard FileManager.default.isExecutableFile(atPath: heraldBinary.path) else {
+        FileHandle.standardError.write(Data("build herald next to herald-benchmark first (scripts/benchmark-publish does)\n".utf8))
+        exit(69)
+    }
 
-let server = try PostgresTestServer.shared()
-let databaseName = try server.createDatabase()
-let configuration = server.configuration(database: databaseName)
-let admin = try Connection(configuration: configuration)
-try Migrator().migrate(admin)
-let fill = try seconds { try LargeSiteFixture.populate(admin, apps: apps, campaignsPerApp: campaigns) }
-try admin.execute("ANALYZE")
-print("Herald publish benchmark: \(apps) apps × 3 locales × \(campaigns) campaigns (\(apps * campaigns) campaigns)")
-line("fixture built in", String(format: "%.1f s", fill))
+    let server = try PostgresTestServer.shared()
+    let databaseName = try server.createDatabase()
+    let configuration = server.configuration(database: databaseName)
+    let admin = try Connection(configuration: configuration)
+    try Migrator().migrate(admin)
+    let fill = try seconds { try LargeSiteFixture.populate(admin, apps: apps, campaignsPerApp: campaigns) }
+    try admin.execute("ANALYZE")
+    print("Herald publish benchmark: \(apps) apps × 3 locales × \(campaigns) campaigns (\(apps * campaigns) campaigns)")
+    line("fixture built in", String(format: "%.1f s", fill))
 
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
-defer { try? FileManager.default.removeItem(at: scratch) }
-let out = scratch.appendingPathComponent("site")
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let out = scratch.appendingPathComponent("site")
 
-struct PublishSummary: Decodable {
-    let written: [String]
-    let removed: [String]
-    let unchanged: Int
-}
+    struct PublishSummary: Decodable {
+        let written: [String]
+        let removed: [String]
+        let unchanged: Int
+    }
 
-/// One `herald publish` run, timed from process start to exit, as cron sees it.
-func publish(timing: Bool = false) throws -> (Double, PublishSummary) {
-    let process = Process()
-    process.executableURL = heraldBinary
-    process.arguments = ["publish", "--out", out.path, "--at", at, "--json"]
-    process.environment = [
-        "HERALD_DATABASE_URL": configuration.conninfo, "HERALD_ACTOR": "benchmark", "PATH": "/usr/bin:/bin",
-        "HERALD_TIMING": timing ? "1" : "0",
-    ]
-    let errorURL = scratch.appendingPathComponent("publish.err")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-    let errors = try FileHandle(forWritingTo: errorURL)
-    process.standardError = errors
-    defer {
-        try? errors.close()
-        if timing, let text = try? String(contentsOf: errorURL, encoding: .utf8) {
-            for line in text.split(separator: "\n") where line.hasPrefix("timing: ") { print("    " + line) }
+    /// One `herald publish` run, timed from process start to exit, as cron sees it.
+    func publish(timing: Bool = false) throws -> (Double, PublishSummary) {
+        let process = Process()
+        process.executableURL = heraldBinary
+        process.arguments = ["publish", "--out", out.path, "--at", at, "--json"]
+        process.environment = [
+            "HERALD_DATABASE_URL": configuration.conninfo, "HERALD_ACTOR": "benchmark", "PATH": "/usr/bin:/bin",
+            "HERALD_TIMING": timing ? "1" : "0",
+        ]
+        let errorURL = scratch.appendingPathComponent("publish.err")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: errorURL)
+        process.standardError = errors
+        defer {
+            try? errors.close()
+            if timing, let text = try? String(contentsOf: errorURL, encoding: .utf8) {
+                for line in text.split(separator: "\n") where line.hasPrefix("timing: ") { print("    " + line) }
+            }
+        }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let outputURL = scratch.appendingPathComponent("publish.json")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = output
+        let elapsed = try seconds {
+            try process.run()
+            process.waitUntilExit()
+        }
+        try output.close()
+        guard process.terminationStatus == 0 else {
+            throw CLIRunnerError(message: "herald publish exited \(process.terminationStatus)")
+        }
+        return (elapsed, try JSONDecoder().decode(PublishSummary.self, from: Data(contentsOf: outputURL)))
+    }
+
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    // Cold: an empty folder.
+    let (cold, coldSummary) = try publish()
+    line("cold publish", String(format: "%.2f s  (%d files written)", cold, coldSummary.written.count))
+
+    // No change, three times.
+    var quiet: [Double] = []
+    var quietWritten = 0
+    for _ in 0..<3 {
+        let (elapsed, summary) = try publish(timing: quiet.count == 2)
+        quiet.append(elapsed)
+        quietWritten += summary.written.count + summary.removed.count
+    }
+    line("no-change republish (median of 3)", String(format: "%.3f s  (%d files written)   goal: 0 files, < 0.3 s", median(quiet), quietWritten))
+
+    // One edit: the German title of one alert of one app.
+    try admin.execute(
+        """
+        UPDATE alert_contents SET title = title || ' (edited)'
+        WHERE locale = 'de' AND campaign_id = (SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
+                                               WHERE a.slug = 'app-\(apps / 2)' AND c.key = 'c-4')
+        """)
+    let (edit, editSummary) = try publish(timing: true)
+    let editedApps = Set(editSummary.written.map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
+    line(
+        "one-edit republish",
+        String(format: "%.3f s  (%d files written, apps: %@)   goal: < 0.5 s, only that app", edit, editSummary.written.count,
+               editedApps.sorted().joined(separator: ",")))
+
+    // The floor: read the same rows (no decoding into campaigns) and write the same bytes.
+    let published = try FileManager.default.subpathsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }
+        .compactMap { path -> (String, Data)? in
+            let url = out.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+            return (path, try? Data(contentsOf: url)).1.map { (path, $0) }
+        }
+    let read = try seconds {
+        let reader = try Connection(configuration: configuration)
+        try reader.transaction(.repeatableRead, readOnly: true) { tx in
+            for table in [
+                "tenants", "apps", "campaigns", "alert_message_keys", "campaign_conditions", "banner_contents", "banner_views",
+                "alert_contents", "story_contents", "story_pages",
+            ] {
+                // Constant table names; every value crosses the wire and is copied out.
+                _ = try tx.query("SELECT * FROM \(table)")
+            }
         }
     }
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    let outputURL = scratch.appendingPathComponent("publish.json")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    let output = try FileHandle(forWritingTo: outputURL)
-    process.standardOutput = output
-    let elapsed = try seconds {
-        try process.run()
-        process.waitUntilExit()
-    }
-    try output.close()
-    guard process.terminationStatus == 0 else {
-        throw CLIRunnerError(message: "herald publish exited \(process.terminationStatus)")
-    }
-    return (elapsed, try JSONDecoder().decode(PublishSummary.self, from: Data(contentsOf: outputURL)))
-}
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
-// Cold: an empty folder.
-let (cold, coldSummary) = try publish()
-line("cold publish", String(format: "%.2f s  (%d files written)", cold, coldSummary.written.count))
-
-// No change, three times.
-var quiet: [Double] = []
-var quietWritten = 0
-for _ in 0..<3 {
-    let (elapsed, summary) = try publish(timing: quiet.count == 2)
-    quiet.append(elapsed)
-    quietWritten += summary.written.count + summary.removed.count
-}
-line("no-change republish (median of 3)", String(format: "%.3f s  (%d files written)   goal: 0 files, < 0.3 s", median(quiet), quietWritten))
-
-// One edit: the German title of one alert of one app.
-try admin.execute(
-    """
-    UPDATE alert_contents SET title = title || ' (edited)'
-    WHERE locale = 'de' AND campaign_id = (SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
-                                           WHERE a.slug = 'app-\(apps / 2)' AND c.key = 'c-4')
-    """)
-let (edit, editSummary) = try publish(timing: true)
-let editedApps = Set(editSummary.written.map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
-line(
-    "one-edit republish",
-    String(format: "%.3f s  (%d files written, apps: %@)   goal: < 0.5 s, only that app", edit, editSummary.written.count,
-           editedApps.sorted().joined(separator: ",")))
-
-// The floor: read the same rows (no decoding into campaigns) and write the same bytes.
-let published = try FileManager.default.subpathsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }
-    .compactMap { path -> (String, Data)? in
-        let url = out.appendingPathComponent(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
-        return (path, try? Data(contentsOf: url)).1.map { (path, $0) }
-    }
-let read = try seconds {
-    let reader = try Connection(configuration: configuration)
-    try reader.transaction(.repeatableRead, readOnly: true) { tx in
-        for table in [
-            "tenants", "apps", "campaigns", "alert_message_keys", "campaign_conditions", "banner_contents", "banner_views",
-            "alert_contents", "story_contents", "story_pages",
-        ] {
-            // Constant table names; every value crosses the wire and is copied out.
-            _ = try tx.query("SELECT * FROM \(table)")
+    let floorOut = scratch.appendingPathComponent("floor")
+    let write = try seconds {
+        for (path, data) in published {
+            let url = floorOut.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
         }
     }
+    line("floor: read the rows + write the bytes", String(format: "%.2f s  (read %.2f s, write %.2f s)", read + write, read, write))
+    line("cold publish / floor", String(format: "%.2f×   goal: within 2×", cold / (read + write)))
+    try? server.dropDatabase(databaseName)
 }
-let floorOut = scratch.appendingPathComponent("floor")
-let write = try seconds {
-    for (path, data) in published {
-        let url = floorOut.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-    }
+
+do {
+    try runBenchmark()
+} catch {
+    FileHandle.standardError.write(Data("herald-benchmark: \(error)\n".utf8))
+    exit(1)
 }
-line("floor: read the rows + write the bytes", String(format: "%.2f s  (read %.2f s, write %.2f s)", read + write, read, write))
-line("cold publish / floor", String(format: "%.2f×   goal: within 2×", cold / (read + write)))
-try? server.dropDatabase(databaseName)
