@@ -73,9 +73,10 @@ import Testing
         #expect(try Version("1.0") > Version("1"))
         #expect(try Version("10.0.1") > Version("9.99.99"))
         #expect(try Version("3.2.1") == Version("3.2.1"))
+        #expect(try Version("1." + String(repeating: "9", count: 18)) > Version("1.2"))
     }
 
-    @Test(arguments: ["", "2.x", "2..4", ".1", "1.", "1.02", "v1", "1 .2", "1,2", "-1"])
+    @Test(arguments: ["", "2.x", "2..4", ".1", "1.", "1.02", "v1", "1 .2", "1,2", "-1", "1." + String(repeating: "9", count: 19)])
     func refuses(_ raw: String) {
         let error = #expect(throws: ValidationError.self) { try Version(raw) }
         #expect(error?.message.contains("\"\(raw)\"") == true)
