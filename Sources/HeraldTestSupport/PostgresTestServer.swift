@@ -38,6 +38,10 @@ public final class PostgresTestServer: Sendable {
             do {
                 let connection = try Connection(configuration: configuration(database: name))
                 try prepare(connection)
+            } catch {
+                // Leave no half-made template behind: the next call would fail on "already exists".
+                _ = try? admin.execute("DROP DATABASE IF EXISTS \(quoted(name)) WITH (FORCE)")
+                throw error
             }
             try admin.execute("ALTER DATABASE \(quoted(name)) WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
             prepared.insert(name)
@@ -111,8 +115,6 @@ private final class SharedServer: @unchecked Sendable {
         lock.withLock { server?.shutDown() }
     }
 }
-
-private nonisolated(unsafe) var sharedServerForExit: SharedServer?
 
 private func stopSharedTestServer() {
     PostgresTestServer.stopAtExit()

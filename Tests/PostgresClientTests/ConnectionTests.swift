@@ -67,6 +67,30 @@ import Testing
         }
     }
 
+    /// A failed statement whose error the body swallowed must not turn into a silent rollback
+    /// reported as success.
+    @Test func aSwallowedFailureIsNotReportedAsACommit() throws {
+        try withTestDatabase { configuration in
+            let connection = try Connection(configuration: configuration)
+            try connection.execute("CREATE TABLE t (n int PRIMARY KEY)")
+            let error = #expect(throws: PostgresError.self) {
+                try connection.transaction { tx in
+                    try tx.execute("INSERT INTO t VALUES (1)")
+                    _ = try? tx.execute("INSERT INTO t VALUES (1)")  // duplicate key, ignored
+                }
+            }
+            #expect(error?.message.contains("rolled back") == true)
+            #expect(!connection.isInTransaction)
+            #expect(try connection.query("SELECT count(*) AS c FROM t")[0].decode("c", as: Int.self) == 0)
+            // A failure inside a nested savepoint that the outer body handles is fine.
+            try connection.transaction { tx in
+                try tx.execute("INSERT INTO t VALUES (2)")
+                _ = try? tx.transaction { inner in try inner.execute("INSERT INTO t VALUES (2)") }
+            }
+            #expect(try connection.query("SELECT count(*) AS c FROM t")[0].decode("c", as: Int.self) == 1)
+        }
+    }
+
     @Test func repeatableReadSeesOneSnapshot() throws {
         try withTestDatabase { configuration in
             let reader = try Connection(configuration: configuration)

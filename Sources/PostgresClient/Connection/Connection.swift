@@ -140,6 +140,14 @@ public final class Connection {
         if let savepoint {
             try execute("RELEASE SAVEPOINT \(savepoint)")
         } else {
+            // A statement failed inside the body and the body carried on (try?): COMMIT would
+            // quietly roll back. Say so instead of reporting success.
+            if PQtransactionStatus(handle) == PQTRANS_INERROR {
+                _ = try? execute("ROLLBACK")
+                throw PostgresError(
+                    kind: .query,
+                    message: "the transaction was rolled back: a statement in it failed and its error was ignored")
+            }
             try execute("COMMIT")
         }
         return value
