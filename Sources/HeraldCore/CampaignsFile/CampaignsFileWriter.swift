@@ -77,7 +77,7 @@ extension CampaignsDocument {
                 case .file(let url): out.line(6, "file: \(YAMLWriter.scalar(url.rawValue))")
                 case .html(let html): out.line(6, "html: \(YAMLWriter.scalar(html))")
                 }
-                if let height = view.height { out.line(6, "height: \(YAMLWriter.number(height))") }
+                if let height = view.height { out.line(6, "height: \(NumberText.format(height))") }
                 if let origin = view.origin { out.line(6, "origin: \(origin.rawValue)") }
             }
         case .alert(let alert):
@@ -91,7 +91,7 @@ extension CampaignsDocument {
             out.line(5, "pages:")
             for page in story.pages {
                 out.item(5, "image: \(YAMLWriter.scalar(page.image.rawValue))")
-                if let duration = page.duration { out.line(6, "duration: \(YAMLWriter.number(duration))") }
+                if let duration = page.duration { out.line(6, "duration: \(NumberText.format(duration))") }
                 if let link = page.link { out.line(6, "link: \(YAMLWriter.scalar(link.rawValue))") }
                 if let text = page.buttonTitle { out.line(6, "buttonTitle: \(YAMLWriter.scalar(text))") }
                 if let text = page.title { out.line(6, "title: \(YAMLWriter.scalar(text))") }
@@ -112,12 +112,6 @@ struct YAMLWriter {
     /// The first line of a list item at `level` (the item's fields continue at level + 1).
     mutating func item(_ level: Int, _ content: String) {
         text += String(repeating: "  ", count: level) + "- " + content + "\n"
-    }
-
-    /// Integers without a fraction; other numbers in their shortest exact form.
-    static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return "\(value)"
     }
 
     /// A string as a plain scalar when YAML would read it back as that same string,

@@ -47,14 +47,8 @@ public indirect enum JSONValue: Equatable, Sendable {
             out += String(repeating: "  ", count: indent) + "]"
         case .string(let text): out += JSONText.quoted(text)
         case .integer(let value): out += String(value)
-        case .number(let value): out += Self.format(value)
+        case .number(let value): out += NumberText.format(value)
         case .bool(let value): out += value ? "true" : "false"
         }
-    }
-
-    /// 88 for 88.0, 4.5 for 4.5, 0.1 for 0.1: no float noise, no trailing `.0`.
-    static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return "\(value)"
     }
 }

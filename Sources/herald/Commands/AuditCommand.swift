@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldCore
 import HeraldStore
 
 struct AuditCommand: ParsableCommand {
@@ -16,7 +17,7 @@ struct AuditCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let since = try since.map { try parseTimestamp($0, flag: "--since") }
+            let since = try since.map { try Timestamp.parse($0, field: "--since") }
             let database = try Environment.openDatabase()
             let entries = try database.inTenant(try tenant.slug(), readOnly: true) {
                 try $0.audit.entries(since: since, limit: limit)

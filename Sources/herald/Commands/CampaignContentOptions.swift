@@ -101,12 +101,3 @@ private func readHTMLFile(_ path: String) throws -> String {
     }
     return text
 }
-
-/// `--starts`/`--ends`: ISO 8601 with a zone (`2026-05-01T09:00:00Z`, `…+02:00`) or a UTC date.
-func parseTimestamp(_ raw: String, flag: String) throws -> Date {
-    if let date = try? Date(raw, strategy: Date.ISO8601FormatStyle()) { return date }
-    if let date = try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-    if let date = try? Date(raw + "T00:00:00Z", strategy: Date.ISO8601FormatStyle()) { return date }
-    throw InputError(
-        message: "\(flag) \"\(raw)\" is not a time: use ISO 8601 with a zone, e.g. 2026-05-01T09:00:00Z, or a date 2026-05-01 (UTC)")
-}

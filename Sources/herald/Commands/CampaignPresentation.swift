@@ -72,7 +72,7 @@ enum CampaignText {
                         case .html(let html): "inline html (\(html.utf8.count) bytes)"
                         }
                     var extras: [String] = []
-                    if let height = view.height { extras.append("height \(formatNumber(height))") }
+                    if let height = view.height { extras.append("height \(NumberText.format(height))") }
                     if let origin = view.origin { extras.append("origin \(origin.rawValue)") }
                     lines.append("    view \(view.id): \(source)\(extras.isEmpty ? "" : " (\(extras.joined(separator: ", ")))")")
                 }
@@ -86,9 +86,4 @@ enum CampaignText {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-/// 88 rather than 88.0; 4.5 stays 4.5.
-func formatNumber(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
 }

@@ -70,11 +70,11 @@ struct PublishJob {
             if dryRun {
                 return Result(runID: 0, outcome: try preview(site.files), warnings: site.warnings, apps: apps)
             }
-            var scope = Self.scope(snapshot: plan.tenants, tenant: tenant, app: app)
-            if plan.changedApps != nil {
-                scope = plan.tenants.flatMap { tenant in tenant.apps.map { [tenant.slug.rawValue, $0.slug.rawValue] } }
-            }
-            let recordedScope = Self.scope(snapshot: plan.tenants, tenant: tenant, app: app)
+            // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
+            let recordedScope = Self.scope(tenant: tenant, app: app)
+            let scope = plan.changedApps == nil
+                ? recordedScope
+                : plan.tenants.flatMap { tenant in tenant.apps.map { [tenant.slug.rawValue, $0.slug.rawValue] } }
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
                     actor: Environment.actor, outDir: out.path, publishAt: at,
@@ -182,7 +182,7 @@ struct PublishJob {
     }
 
     /// The part of the folder this publish manages: everything, one tenant, or one app.
-    static func scope(snapshot: [TenantSpec], tenant: Slug?, app: Slug?) -> [[String]]? {
+    static func scope(tenant: Slug?, app: Slug?) -> [[String]]? {
         guard let tenant else { return nil }
         if let app { return [[tenant.rawValue, app.rawValue]] }
         return [[tenant.rawValue]]

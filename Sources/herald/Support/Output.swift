@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 /// Aligned text tables for people; `--json` output goes through `printJSON`.
 struct TextTable {
@@ -48,8 +49,9 @@ func printJSON<T: Encodable>(_ value: T) throws {
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
+/// ISO 8601 UTC, whole seconds, as everywhere in Herald (`2026-05-01T00:00:00Z`).
 func formatTimestamp(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle())  // 2026-05-01T00:00:00Z
+    Timestamp.format(date)
 }
 
 func formatOptional(_ date: Date?) -> String {
