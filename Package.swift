@@ -49,6 +49,11 @@ let package = Package(
         .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldTestSupport", "herald"]),
+        // docker-compose.yml parsed and checked; a real nginx serving a published site.
+        .testTarget(
+            name: "HeraldDeployTests",
+            dependencies: ["HeraldTestSupport", "herald", .product(name: "Yams", package: "Yams")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

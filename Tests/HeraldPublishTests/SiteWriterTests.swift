@@ -118,12 +118,42 @@ import Testing
         let packed = ManifestArchive.pack(manifest)
         #expect(packed.shards.count == 2)
         #expect(ManifestArchive.unpack(index: packed.index, shards: packed.shards) == manifest)
-        var edited = manifest
-        edited.files["acme/weather/en/control.json"] = String(repeating: "4", count: 64)
+        // Packing fills in every app's shard digest; an edit forgets only that app's.
+        var edited = packed.manifest
+        #expect(edited.apps.values.allSatisfy { $0.shardDigest != nil })
+        edited["acme/weather/en/control.json"] = String(repeating: "4", count: 64)
+        #expect(edited.apps["acme/radio"]?.shardDigest != nil)
+        #expect(edited.apps["acme/weather"]?.shardDigest == nil)
         let repacked = ManifestArchive.pack(edited)
-        // The radio shard is the same blob; only weather's shard and the index are new.
-        #expect(Set(repacked.shards.keys).intersection(packed.shards.keys).count == 1)
+        // Only weather's shard is new; radio's is named in the index by the digest it had.
+        #expect(repacked.shards.count == 1)
+        let radioShard = SHA256.hex(SiteManifest.shardBytes(["acme/radio/en/control.json": String(repeating: "3", count: 64)]))
+        #expect(ManifestArchive.shardDigests(repacked.index)?.contains(radioShard) == true)
         #expect(repacked.indexDigest != packed.indexDigest)
+        // The same manifest packed from scratch names the same index: the reuse changed nothing.
+        #expect(ManifestArchive.pack(edited.forgettingShardDigests()).indexDigest == repacked.indexDigest)
+    }
+
+    @Test func aRunThatChangesOneAppRehashesOnlyThatAppsShard() throws {
+        try withTemporaryDirectory { root in
+            let tenant = try Slug("acme")
+            func control(_ app: String, _ body: String) throws -> SiteFile {
+                SiteFile(path: .controlFile(tenant: tenant, app: try Slug(app), locale: try LocaleTag("en")), bytes: Array(body.utf8))
+            }
+            let writer = SiteWriter(root: root)
+            let first = try writer.sync([try control("weather", "{}\n"), try control("radio", "{}\n")])
+            let radioShard = first.manifest.apps["acme/radio"]?.shardDigest
+            #expect(radioShard != nil)
+            let intact = try #require(writer.intactState())
+            #expect(intact.manifest == first.manifest)
+            // Incremental: only weather is in scope; radio's shard digest is carried over.
+            let second = try writer.sync([try control("weather", "{\"a\": {}}\n")], scope: [["acme", "weather"]], previous: intact.manifest)
+            #expect(second.written == ["acme/weather/en/control.json"])
+            #expect(second.archive?.shards.count == 1)
+            #expect(second.manifest.apps["acme/radio"]?.shardDigest == radioShard)
+            #expect(second.manifest.files.keys.sorted() == ["acme/radio/en/control.json", "acme/weather/en/control.json"])
+            #expect(writer.readManifest() == second.manifest)
+        }
     }
 }
 
@@ -132,8 +162,15 @@ import Testing
         let manifest = SiteManifest(files: ["acme/weather/en/control.json": String(repeating: "a", count: 64), "acme/x/en/y.json": ""], complete: false)
         let bytes = manifest.serialized()
         let digest = String(repeating: "a", count: 64)
-        #expect(String(decoding: bytes, as: UTF8.self) == "herald-manifest 1 incomplete\n\(digest) acme/weather/en/control.json\n- acme/x/en/y.json\n")
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "herald-manifest 2 incomplete\n@ - acme/weather\n\(digest) acme/weather/en/control.json\n@ - acme/x\n- acme/x/en/y.json\n")
         #expect(SiteManifest.parse(bytes) == manifest)
+        // Version 1 (one flat list, as earlier Herald wrote it) reads as the same files.
+        let flat = "herald-manifest 1 incomplete\n\(digest) acme/weather/en/control.json\n- acme/x/en/y.json\n"
+        #expect(SiteManifest.parse(Array(flat.utf8)) == manifest)
+        // A path filed under another app's group is refused, not misfiled.
+        #expect(SiteManifest.parse(Array("herald-manifest 2 complete\n@ - acme/x\n- acme/y/en/z.json\n".utf8)) == nil)
         #expect(SiteManifest.parse(Array("{\"files\": {}}".utf8)) == nil)
         #expect(SiteManifest.parse(Array("herald-manifest 1 complete\n".utf8)) == SiteManifest())
     }

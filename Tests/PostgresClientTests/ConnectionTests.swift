@@ -144,6 +144,23 @@ import Testing
         }
     }
 
+    @Test func copyInCarriesEveryByteValueIntoBytea() throws {
+        try withTestDatabase { configuration in
+            let connection = try Connection(configuration: configuration)
+            try connection.execute("CREATE TABLE b (name text, content bytea)")
+            let everyByte = (0...255).map(UInt8.init)
+            let rows: [(String, [UInt8])] = [("all", everyByte), ("empty", []), ("tab\tname", Array("\\x00\n".utf8))]
+            let copied = try connection.copyIn("COPY b (name, content) FROM STDIN") { writer in
+                for (name, bytes) in rows { try writer.writeRow([name], bytea: bytes) }
+            }
+            #expect(copied == 3)
+            let back = try connection.query("SELECT name, content FROM b ORDER BY name")
+            let decoded = try back.map { (try $0.decode("name", as: String.self), [UInt8](try $0.decode("content", as: Data.self))) }
+            #expect(decoded.map(\.0) == ["all", "empty", "tab\tname"])
+            #expect(decoded.map(\.1) == [everyByte, [], Array("\\x00\n".utf8)])
+        }
+    }
+
     @Test func aFailedCopyReportsTheErrorAndLeavesTheConnectionUsable() throws {
         try withTestDatabase { configuration in
             let connection = try Connection(configuration: configuration)

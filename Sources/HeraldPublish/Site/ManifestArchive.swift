@@ -6,35 +6,31 @@ public enum ManifestArchive {
         /// "<shard sha256> <tenant/app>" lines; its digest names the run's manifest.
         public let index: [UInt8]
         public let indexDigest: String
-        /// Shard digest → shard bytes (the manifest format, one app's paths).
+        /// Shard digest → shard bytes (the manifest format, one app's paths), for the shards
+        /// whose digest the manifest did not carry already (those are archived already).
         public let shards: [String: [UInt8]]
+        /// The manifest with every app's shard digest filled in.
+        public let manifest: SiteManifest
     }
 
     public static func pack(_ manifest: SiteManifest) -> Packed {
-        var byApp: [String: [String: String]] = [:]
-        for (path, digest) in manifest.files {
-            byApp[appFolder(of: path), default: [:]][path] = digest
-        }
         var index = "herald-manifest-index 1\n"
         var shards: [String: [UInt8]] = [:]
-        for (folder, files) in byApp.sorted(by: { $0.key < $1.key }) {
-            let bytes = SiteManifest(files: files).serialized()  // shards carry no archive digest
-            let digest = SHA256.hex(bytes)
-            shards[digest] = bytes
+        var filled = manifest
+        for (folder, app) in manifest.apps.sorted(by: { $0.key < $1.key }) {
+            let digest: String
+            if let known = app.shardDigest {
+                digest = known
+            } else {
+                let bytes = SiteManifest.shardBytes(app.files)
+                digest = SHA256.hex(bytes)
+                shards[digest] = bytes
+                filled.apps[folder]?.shardDigest = digest
+            }
             index += "\(digest) \(folder)\n"
         }
         let indexBytes = Array(index.utf8)
-        return Packed(index: indexBytes, indexDigest: SHA256.hex(indexBytes), shards: shards)
-    }
-
-    /// `tenant/app` of `tenant/app/locale/...`.
-    static func appFolder(of path: String) -> String {
-        var slashes = 0
-        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
-            slashes += 1
-            if slashes == 2 { return String(path[..<index]) }
-        }
-        return path
+        return Packed(index: indexBytes, indexDigest: SHA256.hex(indexBytes), shards: shards, manifest: filled)
     }
 
     /// The shard digests an index names (nil when the bytes are not an index).

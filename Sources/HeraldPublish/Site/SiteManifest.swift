@@ -1,48 +1,138 @@
-/// What Herald has published under an output folder: path → SHA-256 of its bytes. Kept in
-/// the folder itself, so Herald removes only files it wrote and never anything else.
+/// What Herald has published under an output folder: path → SHA-256 of its bytes, grouped by
+/// app folder (`tenant/app`). Kept in the folder itself, so Herald removes only files it
+/// wrote and never anything else; grouped so a run that changed one app touches one group.
 ///
 /// A line format, quick to read and write for tens of thousands of files:
-///   herald-manifest 1 complete [ARCHIVE]  ("incomplete" in old versions; ARCHIVE: the digest
+///   herald-manifest 2 complete [ARCHIVE]  ("incomplete" while a run writes; ARCHIVE: the digest
 ///                                        the run history keeps this manifest under)
+///   @ <shard sha256> <tenant/app>        (an app's group; "-" when its shard is not archived yet)
 ///   <sha256 hex> <path>                  ("-" for a path whose content is not known yet)
+/// Version 1 (no groups) is still read.
 public struct SiteManifest: Equatable, Sendable {
     public static let fileName = ".herald-manifest"
-    public var files: [String: String]
+
+    /// One app folder's files and the digest of its shard in the run history, when that is
+    /// known to match these files.
+    public struct AppFiles: Equatable, Sendable {
+        public var files: [String: String]
+        public var shardDigest: String?
+
+        public init(files: [String: String] = [:], shardDigest: String? = nil) {
+            self.files = files
+            self.shardDigest = shardDigest
+        }
+    }
+
+    /// App folder → its files.
+    public var apps: [String: AppFiles]
     /// False while a run is writing: a manifest left that way means the run died part-way.
     public var complete: Bool
     /// The digest of this manifest in the run history (`ManifestArchive`), when known.
     public var archiveDigest: String?
 
     public init(files: [String: String] = [:], complete: Bool = true, archiveDigest: String? = nil) {
-        self.files = files
+        var apps: [String: AppFiles] = [:]
+        for (path, digest) in files { apps[Self.appFolder(of: path), default: AppFiles()].files[path] = digest }
+        self.init(apps: apps, complete: complete, archiveDigest: archiveDigest)
+    }
+
+    public init(apps: [String: AppFiles], complete: Bool = true, archiveDigest: String? = nil) {
+        self.apps = apps
         self.complete = complete
         self.archiveDigest = archiveDigest
     }
 
-    public func serialized() -> [UInt8] {
-        var out = "herald-manifest 1 \(complete ? "complete" : "incomplete")\(archiveDigest.map { " " + $0 } ?? "")\n"
-        for (path, digest) in files.sorted(by: { $0.key < $1.key }) {
-            out += (digest.isEmpty ? "-" : digest) + " " + path + "\n"
+    /// Every path → digest (builds a dictionary of the whole site: for tests and rollbacks).
+    public var files: [String: String] {
+        var all: [String: String] = [:]
+        for app in apps.values { all.merge(app.files) { $1 } }
+        return all
+    }
+
+    public var fileCount: Int { apps.values.reduce(0) { $0 + $1.files.count } }
+
+    /// The digest recorded for `path` ("" when unknown); setting one forgets the app's shard digest.
+    public subscript(path: String) -> String? {
+        get { apps[Self.appFolder(of: path)]?.files[path] }
+        set {
+            let folder = Self.appFolder(of: path)
+            var app = apps[folder] ?? AppFiles()
+            app.files[path] = newValue
+            app.shardDigest = nil
+            apps[folder] = app.files.isEmpty ? nil : app
         }
-        return Array(out.utf8)
+    }
+
+    /// The same files with no shard digest trusted (they are recomputed when archived).
+    public func forgettingShardDigests() -> SiteManifest {
+        SiteManifest(apps: apps.mapValues { AppFiles(files: $0.files) }, complete: complete, archiveDigest: archiveDigest)
+    }
+
+    /// `tenant/app` of `tenant/app/locale/...`.
+    public static func appFolder(of path: String) -> String {
+        var slashes = 0
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
+            slashes += 1
+            if slashes == 2 { return String(path[..<index]) }
+        }
+        return path
+    }
+
+    public func serialized() -> [UInt8] {
+        var out = Array("herald-manifest 2 \(complete ? "complete" : "incomplete")\(archiveDigest.map { " " + $0 } ?? "")\n".utf8)
+        out.reserveCapacity(fileCount * 100)
+        for (folder, app) in apps.sorted(by: { $0.key < $1.key }) {
+            out += Array("@ \(app.shardDigest ?? "-") \(folder)\n".utf8)
+            Self.appendLines(app.files, to: &out)
+        }
+        return out
+    }
+
+    /// One app's files in the shard format the run history keeps (version 1, sorted).
+    public static func shardBytes(_ files: [String: String]) -> [UInt8] {
+        var out = Array("herald-manifest 1 complete\n".utf8)
+        appendLines(files, to: &out)
+        return out
+    }
+
+    private static func appendLines(_ files: [String: String], to out: inout [UInt8]) {
+        for (path, digest) in files.sorted(by: { $0.key < $1.key }) {
+            out += digest.isEmpty ? Array("-".utf8) : Array(digest.utf8)
+            out.append(UInt8(ascii: " "))
+            out += Array(path.utf8)
+            out.append(UInt8(ascii: "\n"))
+        }
     }
 
     public static func parse(_ bytes: [UInt8]) -> SiteManifest? {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         guard let header = lines.first else { return nil }
         let words = String(decoding: header, as: UTF8.self).split(separator: " ")
-        guard words.count >= 3, words.count <= 4, words[0] == "herald-manifest", words[1] == "1",
+        guard words.count >= 3, words.count <= 4, words[0] == "herald-manifest", words[1] == "1" || words[1] == "2",
             words[2] == "complete" || words[2] == "incomplete"
         else { return nil }
-        let complete = words[2] == "complete"
-        let archiveDigest = words.count == 4 ? String(words[3]) : nil
-        var files: [String: String] = [:]
-        files.reserveCapacity(lines.count)
+        let grouped = words[1] == "2"
+        var apps: [String: AppFiles] = [:]
+        var folder: String?
+        var current = AppFiles()
         for line in lines.dropFirst() {
             guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
-            let digest = String(decoding: line[line.startIndex..<space], as: UTF8.self)
-            files[String(decoding: line[(space + 1)...], as: UTF8.self)] = digest == "-" ? "" : digest
+            let first = String(decoding: line[line.startIndex..<space], as: UTF8.self)
+            let rest = String(decoding: line[(space + 1)...], as: UTF8.self)
+            if grouped, first == "@" {
+                let parts = rest.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2 else { return nil }
+                if let folder { apps[folder] = current }
+                folder = String(parts[1])
+                current = AppFiles(shardDigest: parts[0] == "-" ? nil : String(parts[0]))
+            } else if grouped {
+                guard let folder, appFolder(of: rest) == folder else { return nil }
+                current.files[rest] = first == "-" ? "" : first
+            } else {
+                apps[appFolder(of: rest), default: AppFiles()].files[rest] = first == "-" ? "" : first
+            }
         }
-        return SiteManifest(files: files, complete: complete, archiveDigest: archiveDigest)
+        if let folder { apps[folder] = current }
+        return SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil)
     }
 }

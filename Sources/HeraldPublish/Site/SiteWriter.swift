@@ -12,7 +12,7 @@ import HeraldCore
 /// file); leaves unchanged files untouched, mtime included (devices revalidate with
 /// If-Modified-Since); removes files it published before and no longer publishes — only
 /// those; never writes outside its folder or through a symlink.
-public struct SiteWriter {
+public struct SiteWriter: Sendable {
     public let root: URL
 
     public struct Outcome: Equatable, Sendable {
@@ -36,68 +36,76 @@ public struct SiteWriter {
 
     /// Makes the folder hold `files`. `scope` lists the path prefixes this publish manages
     /// (`[["acme"]]` for one tenant); files outside it are neither removed nor forgotten.
+    /// `previous`: the manifest as `intactState()` read it, when the caller has checked it
+    /// against the run history (its shard digests are then trusted, not recomputed).
     @discardableResult
-    public func sync(_ files: [SiteFile], scope: [[String]]? = nil, progress: (Int, Int) -> Void = { _, _ in }) throws -> Outcome {
+    public func sync(
+        _ files: [SiteFile], scope: [[String]]? = nil, previous known: SiteManifest? = nil
+    ) throws -> Outcome {
         try createRoot()
-        var previous = readManifest()
+        var previous = known ?? readManifest().forgettingShardDigests()
         // A run that died part-way left its marker: sweep its temp files, and remember the
         // new paths it may have written so they are cleaned up if no longer published.
         if let unfinished = Self.readIfRegular(markerPath, expectedSize: nil) {
             sweepTemporaryFiles()
             for line in unfinished.split(separator: UInt8(ascii: "\n")) {
                 let path = String(decoding: line, as: UTF8.self)
-                if previous.files[path] == nil { previous.files[path] = "" }
+                if previous[path] == nil { previous[path] = "" }
             }
             previous.complete = false
         } else if !previous.complete {
             sweepTemporaryFiles()
         }
+        // Scopes name a tenant or an app; whole app folders are in or out.
         let prefixes = scope?.map { $0.joined(separator: "/") + "/" }
-        func inScope(_ path: String) -> Bool {
+        func inScope(_ folder: String) -> Bool {
             guard let prefixes else { return true }
-            return prefixes.contains { path.hasPrefix($0) }
+            let folder = folder + "/"
+            return prefixes.contains { folder.hasPrefix($0) }
         }
-        let kept = previous.files.filter { !inScope($0.key) }
 
         // Compare everything first: when nothing differs, nothing is touched, not even the manifest.
         var outcome = Outcome()
-        var manifest = SiteManifest(files: kept)
+        var manifest = SiteManifest(apps: previous.apps.filter { !inScope($0.key) })
         var changed: [(SiteFile, URL)] = []
-        var checkedDirectories: Set<String> = []
-        for file in files {
-            let path = file.path.description
+        let checked = try Self.inParallel(files) { file, checkedDirectories -> (url: URL, same: Bool) in
             let url = try location(of: file.path, checked: &checkedDirectories)
-            if let existing = Self.readIfRegular(url.path, expectedSize: file.bytes.count), existing == file.bytes {
-                outcome.unchanged += 1
-                let known = previous.files[path].flatMap { $0.isEmpty ? nil : $0 }
-                manifest.files[path] = known ?? SHA256.hex(file.bytes)
+            let existing = Self.readIfRegular(url.path, expectedSize: file.bytes.count)
+            return (url, existing == file.bytes)
+        }
+        for (file, result) in zip(files, checked) {
+            let path = file.path.description
+            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.url)) }
+            manifest.apps[SiteManifest.appFolder(of: path), default: SiteManifest.AppFiles()].files[path] = file.digest
+        }
+        var stale: [String] = []
+        for (folder, app) in previous.apps where inScope(folder) {
+            let now = manifest.apps[folder]
+            if now?.files == app.files {
+                manifest.apps[folder]?.shardDigest = app.shardDigest  // same files: same shard
             } else {
-                changed.append((file, url))
-                manifest.files[path] = SHA256.hex(file.bytes)
+                stale += app.files.keys.filter { now?.files[$0] == nil }
             }
         }
-        let stale = previous.files.keys.filter { inScope($0) && manifest.files[$0] == nil }.sorted()
-        if changed.isEmpty, stale.isEmpty, previous.complete, previous.files == manifest.files {
+        stale.sort()
+        if changed.isEmpty, stale.isEmpty, previous.complete, previous.apps.count == manifest.apps.count,
+            previous.apps.allSatisfy({ manifest.apps[$0.key]?.files == $0.value.files })
+        {
             outcome.manifest = manifest
             return outcome
         }
 
         // Announce intent first (a small marker with the paths the manifest does not know
         // yet): if this run dies half-way, the next one can clean up after it.
-        var intent = previous
         var newPaths = ""
-        for (file, _) in changed where intent.files[file.path.description] == nil {
-            intent.files[file.path.description] = ""
+        for (file, _) in changed where previous[file.path.description] == nil {
             newPaths += file.path.description + "\n"
         }
         try atomicWrite(Array(newPaths.utf8), to: URL(fileURLWithPath: markerPath))
 
-        for (index, (file, url)) in changed.enumerated() {
-            try atomicWrite(file.bytes, to: url)
-            outcome.written.append(file.path.description)
-            if index % 500 == 499 { progress(index + 1, changed.count) }
-        }
-        for path in intent.files.keys.sorted() where inScope(path) && manifest.files[path] == nil {
+        _ = try Self.inParallel(changed) { item, _ in try atomicWrite(item.0.bytes, to: item.1) }
+        outcome.written = changed.map { $0.0.path.description }
+        for path in stale {
             let url = root.appendingPathComponent(path)
             guard isRegularFile(url) else { continue }
             try FileManager.default.removeItem(at: url)
@@ -105,12 +113,40 @@ public struct SiteWriter {
             removeEmptyDirectories(from: url.deletingLastPathComponent())
         }
         let archive = ManifestArchive.pack(manifest)
+        manifest = archive.manifest
         manifest.archiveDigest = archive.indexDigest
         outcome.archive = archive
         try writeManifest(manifest)
         unlink(markerPath)
         outcome.manifest = manifest
         return outcome
+    }
+
+    /// `body` over `items` on every core, in contiguous runs (neighbouring files share
+    /// folders), results in the order of `items`; the first error, in that order, is thrown.
+    /// Creating and renaming files is mostly kernel work, which spreads well across cores.
+    /// `body`'s second argument is a set private to its thread (folders it has checked).
+    private static func inParallel<Item: Sendable, Result: Sendable>(
+        _ items: [Item], _ body: @Sendable (Item, inout Set<String>) throws -> Result
+    ) throws -> [Result] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 64))
+        let slots = ResultSlots<Result>(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let range = (items.count * worker / workers)..<(items.count * (worker + 1) / workers)
+            var checked: Set<String> = []
+            var results: [Result] = []
+            results.reserveCapacity(range.count)
+            do {
+                for index in range { results.append(try body(items[index], &checked)) }
+                slots.set(worker, .success(results))
+            } catch {
+                slots.set(worker, .failure(error))
+            }
+        }
+        var all: [Result] = []
+        all.reserveCapacity(items.count)
+        for slot in slots.values { all += try slot.get() }
+        return all
     }
 
     /// Present only while a run writes (or after one died doing so).
@@ -125,7 +161,7 @@ public struct SiteWriter {
         else { return nil }
         guard let digest = manifest.archiveDigest else { return nil }
         // Every listed file still there? Checked on both halves of the list at once.
-        let paths = Array(manifest.files.keys)
+        let paths = manifest.apps.values.flatMap { $0.files.keys }
         let rootPath = root.path
         let missing = ManagedCounter()
         DispatchQueue.concurrentPerform(iterations: 2) { half in
@@ -277,6 +313,20 @@ public struct SiteWriter {
             current = current.deletingLastPathComponent()
         }
     }
+}
+
+/// One result per worker of `inParallel`, each set by exactly one worker.
+private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Swift.Result<[Value], any Error>?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ value: Swift.Result<[Value], any Error>) { lock.withLock { slots[index] = value } }
+
+    var values: [Swift.Result<[Value], any Error>] { lock.withLock { slots.compactMap { $0 } } }
 }
 
 /// A counter shared by the two halves of the existence check.

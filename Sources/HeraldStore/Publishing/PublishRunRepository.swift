@@ -64,7 +64,7 @@ public struct PublishRunRepository {
         // an advisory lock, so no other run inserts the same digests meanwhile.
         try connection.copyIn("COPY publish_blobs (digest, content) FROM STDIN") { writer in
             for digest in missing {
-                try writer.writeRow([digest, Data(blobs[digest] ?? []).postgresText])
+                try writer.writeRow([digest], bytea: blobs[digest] ?? [])
             }
         }
     }

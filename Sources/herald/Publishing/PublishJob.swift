@@ -86,16 +86,19 @@ struct PublishJob {
             if plan.changedApps?.isEmpty == true, let (manifest, digest) = intact {
                 try database.asOperator { session in
                     try session.publishRuns.finish(
-                        runID, outcome: "succeeded", written: 0, unchanged: manifest.files.count, removed: 0,
+                        runID, outcome: "succeeded", written: 0, unchanged: manifest.fileCount, removed: 0,
                         manifestDigest: digest, message: "nothing changed", sourceSnapshot: snapshot)
                 }
                 var outcome = SiteWriter.Outcome()
-                outcome.unchanged = manifest.files.count
+                outcome.unchanged = manifest.fileCount
                 outcome.manifest = manifest
                 return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
             }
-            var outcome = try writeRecording(runID: runID, files: site.files, scope: scope, sourceSnapshot: snapshot, timer: &timer)
-            if plan.changedApps != nil { outcome.unchanged = outcome.manifest.files.count - outcome.written.count }
+            // An incremental run starts from the manifest checked above against the run history.
+            var outcome = try writeRecording(
+                runID: runID, files: site.files, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
+                sourceSnapshot: snapshot, timer: &timer)
+            if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
             return Result(runID: runID, outcome: outcome, warnings: site.warnings, apps: apps)
         }
     }
@@ -134,13 +137,23 @@ struct PublishJob {
     }
 
     private func writeRecording(
-        runID: Int64, files: [SiteFile], scope: [[String]]?, outcome name: String = "succeeded", sourceSnapshot: String? = nil,
+        runID: Int64, files: [SiteFile], scope: [[String]]?, previous: SiteManifest? = nil, outcome name: String = "succeeded",
+        sourceSnapshot: String? = nil,
         timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
+        // File contents go into the run history on another thread while this one writes the
+        // files: the database and the disk work side by side. The connection is not used here
+        // until the store is over.
+        var contents: [String: [UInt8]] = [:]
+        for file in files { contents[file.digest] = file.bytes }
+        let database = database
+        let storing = BackgroundWork { try database.asOperator { try $0.publishRuns.storeBlobs(contents) } }
         let outcome: SiteWriter.Outcome
         do {
-            outcome = try SiteWriter(root: out).sync(files, scope: scope)
+            outcome = try SiteWriter(root: out).sync(files, scope: scope, previous: previous)
+            try storing.wait()
         } catch {
+            _ = try? storing.wait()
             _ = try? database.asOperator {
                 try $0.publishRuns.finish(
                     runID, outcome: "failed", written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
@@ -148,15 +161,11 @@ struct PublishJob {
             throw InputError(message: "cannot write the site under \(out.path): \(error)", code: ExitStatus.cannotCreate)
         }
         timer.mark("write (\(outcome.written.count) written)")
-        // Keep the bytes of every file written (and the manifest, by app) so any run can be restored.
+        // Keep the manifest too (by app; file contents are stored above) so any run can be restored.
         let packed = outcome.archive ?? ManifestArchive.pack(outcome.manifest)
         let manifestDigest = packed.indexDigest  // also written into the manifest's header
         var blobs = packed.shards
         blobs[manifestDigest] = packed.index
-        let written = Set(outcome.written)
-        for file in files where written.contains(file.path.description) {
-            if let digest = outcome.manifest.files[file.path.description] { blobs[digest] = file.bytes }
-        }
         try database.asOperator { session in
             try session.publishRuns.storeBlobs(blobs)
             try session.publishRuns.finish(

@@ -1,0 +1,1 @@
+// Replaced by the compose and static-host tests.
