@@ -46,7 +46,10 @@ let package = Package(
             name: "HeraldCoreTests",
             dependencies: ["HeraldCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "HeraldStoreTests", dependencies: ["HeraldStore", "HeraldTestSupport"]),
+        .testTarget(
+            name: "HeraldStoreTests",
+            dependencies: ["HeraldStore", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldTestSupport", "herald"]),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.

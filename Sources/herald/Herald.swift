@@ -23,6 +23,8 @@ struct Herald: ParsableCommand {
             AuditCommand.self,
             PublishCommand.self,
             PreviewCommand.self,
+            EventsCommand.self,
+            ReportCommand.self,
         ]
     )
 }

@@ -7,7 +7,77 @@ struct TenantCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tenant",
         abstract: "Create and inspect tenants (each a separate customer; their rows never mix).",
-        subcommands: [Create.self, List.self, Show.self])
+        subcommands: [Create.self, List.self, Show.self, GrantReporting.self, RevokeReporting.self])
+
+    struct GrantReporting: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grant-reporting",
+            abstract: "Create (or update) a PostgreSQL login role that reads this tenant's reports and nothing else.",
+            discussion: """
+                The role can read the views in the `reporting` schema, and only this tenant's rows of them: no other                 tenant, no raw tables, no writes, no objects of its own. The database enforces it (the views keep the rows                 granted to the role an analyst logs in as), so nothing the analyst sets in their session widens it.                 Running it again for the same role updates its password. Herald's database user needs CREATEROLE.
+
+                Example: printf '%s' "$PASSWORD" | herald tenant grant-reporting acme --role acme_analyst --password-from-stdin
+                """)
+
+        @Argument(help: "Tenant slug.")
+        var tenant: String
+
+        @Option(help: "Role name: lowercase letters, digits and _, not starting with pg_ or herald_.")
+        var role: String
+
+        @Flag(help: "Read the role's password from standard input (one line); without it the role has no password.")
+        var passwordFromStdin = false
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let tenant = try Slug(tenant)
+                var password: String?
+                if passwordFromStdin {
+                    let line = readLine(strippingNewline: true) ?? ""
+                    guard !line.isEmpty else { throw InputError(message: "--password-from-stdin: standard input held no password", code: ExitStatus.usage) }
+                    password = line
+                }
+                let database = try Environment.openDatabase()
+                let outcome = try database.asOperator { try $0.reportingAccess.grant(role: role, tenant: tenant, password: password) }
+                if output.json {
+                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
+                } else {
+                    print("\(outcome.rawValue) role \(role): it reads \(tenant)'s rows of the reporting views (reporting.campaign_summary, ...)")
+                }
+            }
+        }
+    }
+
+    struct RevokeReporting: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-reporting",
+            abstract: "Remove a reporting role's access to this tenant and drop the role.")
+
+        @Argument(help: "Tenant slug.")
+        var tenant: String
+
+        @Option(help: "Role name given to grant-reporting.")
+        var role: String
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let tenant = try Slug(tenant)
+                let database = try Environment.openDatabase()
+                let revoked = try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: tenant) }
+                if output.json {
+                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
+                } else if revoked {
+                    print("revoked: role \(role) no longer exists")
+                } else {
+                    print("role \(role) had no reporting grant for \(tenant); nothing to do")
+                }
+            }
+        }
+    }
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(

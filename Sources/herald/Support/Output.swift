@@ -10,6 +10,10 @@ struct TextTable {
         self.headers = headers
     }
 
+    init(headers: [String]) {
+        self.headers = headers
+    }
+
     mutating func append(_ row: String...) {
         rows.append(row)
     }

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Reports on delivery events: per campaign, per day, or one device's history.",
+        discussion: """
+            campaigns  per campaign over the window: delivered, impressions, clicks, dismissals, click-through rate, \
+            and the campaign's unique devices of all time
+            daily      per campaign, day (UTC), locale and event kind: events and unique devices
+            device     one device's events in order (needs --device; raw events, so only months not pruned)
+
+            The window defaults to the last 30 days (UTC), today included. The same numbers are in the `reporting` \
+            views that tenants' analysts query (see README).
+
+            Example: herald report daily --tenant acme --app weather --since 2026-11-01 --format csv
+            """)
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case campaigns, daily, device
+    }
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case table, csv, json
+    }
+
+    @Argument(help: "campaigns, daily or device.")
+    var kind: Kind
+
+    @Option(help: "Only this tenant.") var tenant: String?
+    @Option(help: "Only this app.") var app: String?
+    @Option(help: "Only this campaign (key).") var campaign: String?
+    @Option(help: "The device (for `device`).") var device: String?
+    @Option(help: "First day, YYYY-MM-DD (default: 29 days before --until).") var since: String?
+    @Option(help: "Last day, YYYY-MM-DD, included (default: today, UTC).") var until: String?
+    @Option(help: "table, csv or json.") var format: Format = .table
+
+    func run() throws {
+        try reportingFailures {
+            let until = try day(self.until, "--until") ?? Self.today()
+            let since = try day(self.since, "--since") ?? Self.day(until, minus: 29)
+            guard since <= until else { throw InputError(message: "--since \(since) is after --until \(until)", code: ExitStatus.usage) }
+            if kind == .device, device == nil {
+                throw InputError(message: "`herald report device` needs --device ID", code: ExitStatus.usage)
+            }
+            let filter = ReportFilter(
+                tenant: try tenant.map { try Slug($0) }, app: try app.map { try Slug($0) }, campaign: try campaign.map { try Slug($0) },
+                device: device, since: since, until: until)
+            let database = try Environment.openDatabase()
+            let table = try database.asOperator(readOnly: true) { session in
+                switch kind {
+                case .campaigns: try session.reports.campaigns(filter)
+                case .daily: try session.reports.daily(filter)
+                case .device: try session.reports.device(filter)
+                }
+            }
+            print(render(table, window: "\(since) … \(until)"), terminator: "")
+        }
+    }
+
+    private func render(_ table: ReportTable, window: String) -> String {
+        switch format {
+        case .json:
+            let rows = table.rows.map { row in
+                "  {" + zip(table.columns, row).map { column, value in
+                    let json: String
+                    if let value {
+                        json = table.numericColumns.contains(column) ? value : JSONText.quoted(value)
+                    } else {
+                        json = "null"
+                    }
+                    return "\(JSONText.quoted(column)): \(json)"
+                }.joined(separator: ", ") + "}"
+            }
+            return rows.isEmpty ? "[]\n" : "[\n" + rows.joined(separator: ",\n") + "\n]\n"
+        case .csv:
+            let lines = [table.columns.map(Self.csvField)] + table.rows.map { $0.map { Self.csvField($0 ?? "") } }
+            return lines.map { $0.joined(separator: ",") + "\r\n" }.joined()
+        case .table:
+            guard !table.rows.isEmpty else { return "no events in \(window)\n" }
+            var text = TextTable(headers: table.columns.map { $0.uppercased() })
+            for row in table.rows { text.rows.append(row.map { $0 ?? "-" }) }
+            return text.render() + "\n"
+        }
+    }
+
+    private static func csvField(_ value: String) -> String {
+        value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+    }
+
+    private func day(_ text: String?, _ flag: String) throws -> String? {
+        guard let text else { return nil }
+        guard text.count == 10, EventTime(text + "T00:00:00Z") != nil else {
+            throw InputError(message: "\(flag) must be a day like 2026-11-01, not \"\(text)\"", code: ExitStatus.usage)
+        }
+        return text
+    }
+
+    private static func today() -> String {
+        String(Timestamp.format(Date()).prefix(10))
+    }
+
+    private static func day(_ day: String, minus days: Int) -> String {
+        guard let time = EventTime(day + "T00:00:00Z") else { return day }
+        let date = Date(timeIntervalSince1970: TimeInterval(time.epochSeconds - Int64(days) * 86_400))
+        return String(Timestamp.format(date).prefix(10))
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import HeraldStore
+
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Per-device delivery history: ingest what devices report, prune old raw events.",
+        subcommands: [Ingest.self, Prune.self])
+
+    struct Ingest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Store delivery events from an NDJSON or CSV file (or - for standard input).",
+            discussion: """
+                One event per line (NDJSON) or per record (CSV with a header row), with the fields event_id (a UUID made \
+                by the client), tenant, app, campaign (key), device (opaque, at most 128 characters), \
+                kind (delivered|impression|click|dismiss), at (ISO 8601 with a zone), locale, app_version and, optionally, \
+                os_version.
+
+                Events are stored a batch per transaction; an event whose event_id is already stored counts as a \
+                duplicate, so ingesting a file again (or after a crash) counts nothing twice. Lines that are malformed or \
+                name an unknown tenant, app or campaign (or another tenant's campaign) are rejected with their line \
+                number and reason — to --rejects FILE (NDJSON), else the first ones to standard error — and the rest \
+                lands. Exit 0 when every line landed or was a duplicate, 65 when some were rejected.
+
+                Example: herald events ingest events-2026-11-23.ndjson --rejects rejects.ndjson
+                """)
+
+        @Argument(help: "The input file, or - for standard input.")
+        var file: String
+
+        @Option(help: "ndjson or csv (default: csv for a .csv file, else ndjson).")
+        var format: String?
+
+        @Option(help: "Write every rejected line here (NDJSON: line, reason, record).")
+        var rejects: String?
+
+        @Option(help: "Events per transaction.")
+        var batchSize = 50_000
+
+        @Flag(help: "No progress and no summary (errors and rejections still go to standard error).")
+        var quiet = false
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let format = try resolvedFormat()
+                guard batchSize >= 1 else { throw InputError(message: "--batch-size must be at least 1", code: ExitStatus.usage) }
+                let input = try EventInput(path: file)
+                let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
+                let database = try Environment.openDatabase()
+                let job = EventIngestJob(
+                    database: database, format: format, batchSize: batchSize, rejects: rejectsFile,
+                    showProgress: !quiet && !output.json && isatty(STDERR_FILENO) == 1)
+                let summary = try job.run(input)
+                if output.json {
+                    try printJSON(summary)
+                } else if !quiet {
+                    print(summary.line)
+                }
+                if summary.rejected > 0 {
+                    if rejectsFile == nil { job.printFirstRejections() }
+                    throw ExitCode(ExitStatus.dataError)
+                }
+            }
+        }
+
+        private func resolvedFormat() throws -> EventFormat {
+            if let format {
+                guard let known = EventFormat(rawValue: format.lowercased()) else {
+                    throw InputError(message: "--format must be ndjson or csv, not \"\(format)\"", code: ExitStatus.usage)
+                }
+                return known
+            }
+            return file.lowercased().hasSuffix(".csv") ? .csv : .ndjson
+        }
+    }
+
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Drop whole months of raw events that end on or before a day; rollups and reports keep their totals.",
+            discussion: """
+                Raw events are kept in one partition per month; pruning drops the months that end on or before --before \
+                and keeps every rollup (campaign and daily totals, unique devices, per-device summaries). Later ingests \
+                refuse events older than the first month kept. device_history only shows the months still kept.
+
+                Example: herald events prune --before 2026-06-01
+                """)
+
+        @Option(help: "A day, YYYY-MM-DD (UTC).")
+        var before: String
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                guard before.count == 10, EventTime(before + "T00:00:00Z") != nil else {
+                    throw InputError(message: "--before must be a day like 2026-06-01, not \"\(before)\"", code: ExitStatus.usage)
+                }
+                let database = try Environment.openDatabase()
+                let (dropped, horizon) = try database.asOperator { session in
+                    (try session.eventRetention.prune(before: before), try session.eventRetention.prunedBefore())
+                }
+                if output.json {
+                    try printJSON(PruneJSON(dropped: dropped, prunedBefore: horizon))
+                } else if dropped.isEmpty {
+                    print("nothing to drop: no month of raw events ends on or before \(before)")
+                } else {
+                    print("dropped \(dropped.count) month(s) of raw events: \(dropped.joined(separator: ", "))")
+                    print("raw events before \(horizon ?? before) are gone; rollups and reports keep their totals")
+                }
+            }
+        }
+    }
+}
+
+private struct PruneJSON: Encodable {
+    let dropped: [String]
+    let prunedBefore: String?
+}
