@@ -134,6 +134,10 @@ BEGIN
     END IF;
     EXECUTE format('GRANT USAGE ON SCHEMA reporting TO %I', role_name);
     EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA reporting TO %I', role_name);
+    -- Again here, not only in the migration: a database copied from a template, or restored,
+    -- starts with PUBLIC's default right to temporary tables.
+    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+    EXECUTE format('GRANT TEMPORARY ON DATABASE %I TO herald_operator, herald_tenant', current_database());
     RETURN outcome;
 END
 $$;
