@@ -44,7 +44,6 @@ CREATE TABLE device_campaign_summary (
     dismissals   bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (campaign_id, device)
 );
-CREATE INDEX device_campaign_summary_device_idx ON device_campaign_summary (tenant_id, device);
 
 -- Per campaign: totals and exact unique devices (a device counts once, at its first event).
 CREATE TABLE campaign_rollup (
@@ -77,14 +76,16 @@ CREATE INDEX campaign_daily_rollup_tenant_day_idx ON campaign_daily_rollup (tena
 
 -- Which kinds each device already counted for, per campaign, day and locale (a bit per
 -- kind: delivered 1, impression 2, click 4, dismiss 8): what makes the daily unique counts
--- exact. Partitioned like the raw history and pruned with it (an event older than the
--- pruned horizon is refused, so these rows are never needed again).
+-- exact. `previous_kinds` is what `kinds` was before the last update, so an upsert's
+-- RETURNING tells which bits it set. Partitioned like the raw history and pruned with it
+-- (an event older than the pruned horizon is refused, so these rows are never needed again).
 CREATE TABLE campaign_device_days (
-    campaign_id  bigint NOT NULL,
-    day          date NOT NULL,
-    locale       locale_tag NOT NULL,
-    device       text NOT NULL,
-    kinds        smallint NOT NULL,
+    campaign_id     bigint NOT NULL,
+    day             date NOT NULL,
+    locale          locale_tag NOT NULL,
+    device          text NOT NULL,
+    kinds           smallint NOT NULL,
+    previous_kinds  smallint NOT NULL DEFAULT 0,
     PRIMARY KEY (campaign_id, day, locale, device)
 ) PARTITION BY RANGE (day);
 

@@ -3,10 +3,13 @@ import HeraldStore
 import HeraldTestSupport
 import PostgresClient
 
-// Publish benchmark (issue: publisher). Starts a throwaway PostgreSQL, fills it with
-// APPS apps × 3 locales × CAMPAIGNS active campaigns, and times the real `herald publish`
-// binary (built next to this one) the way cron runs it. Prints numbers; asserts nothing.
-//   herald-benchmark [APPS] [CAMPAIGNS]     (default 1000 20)
+// Benchmarks; print numbers, assert nothing. Each starts a throwaway PostgreSQL and times
+// the real `herald` binary built next to this one.
+//   herald-benchmark [APPS] [CAMPAIGNS]     publish: APPS apps × 3 locales × CAMPAIGNS active
+//                                           campaigns (default 1000 20), the way cron runs it
+//   herald-benchmark events [EVENTS] [TOTAL] delivery events: ingest EVENTS (default 1,000,000)
+//                                           beside a plain COPY, then grow to TOTAL (default
+//                                           10,000,000) and time campaign_summary
 
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let apps = arguments.first ?? 1000
@@ -23,14 +26,20 @@ func line(_ label: String, _ value: String) {
     print(label.padding(toLength: 46, withPad: " ", startingAt: 0) + value)
 }
 
-/// The whole run; errors end it with a message (and `exit`, so the throwaway server is stopped).
-func runBenchmark() throws {
-    let heraldBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+/// The `herald` binary beside this one (scripts/benchmark-* build both).
+func builtHerald() throws -> URL {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("herald")
-    guard FileManager.default.isExecutableFile(atPath: heraldBinary.path) else {
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         FileHandle.standardError.write(Data("build herald next to herald-benchmark first (scripts/benchmark-publish does)\n".utf8))
         exit(69)
     }
+    return binary
+}
+
+/// The whole run; errors end it with a message (and `exit`, so the throwaway server is stopped).
+func runBenchmark() throws {
+    let heraldBinary = try builtHerald()
 
     let server = try PostgresTestServer.shared()
     let databaseName = try server.createDatabase()
@@ -180,7 +189,11 @@ func runBenchmark() throws {
 }
 
 do {
-    try runBenchmark()
+    if CommandLine.arguments.dropFirst().first == "events" {
+        try runEventsBenchmark(events: arguments.first ?? 1_000_000, total: arguments.dropFirst().first ?? 10_000_000)
+    } else {
+        try runBenchmark()
+    }
 } catch {
     FileHandle.standardError.write(Data("herald-benchmark: \(error)\n".utf8))
     exit(1)

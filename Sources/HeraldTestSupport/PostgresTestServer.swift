@@ -19,7 +19,8 @@ public final class PostgresTestServer: Sendable {
         server = LocalPostgresServer(directory: directory, binaries: try PostgresServerBinaries.locate())
         server.settings = [
             "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "200",
-            "shared_buffers": "64MB",
+            // Small for tests; the events benchmark asks for a production-like size.
+            "shared_buffers": ProcessInfo.processInfo.environment["HERALD_TEST_SHARED_BUFFERS"] ?? "64MB",
         ]
         try server.initializeIfNeeded()
         try server.start()

@@ -35,9 +35,27 @@ public final class EventIngestor {
     private let database: HeraldDatabase
     private var targets: EventTargets
     private var partitionsMade: Set<String> = []
+    /// Seconds spent per step over all batches so far (for HERALD_TIMING).
+    public private(set) var stepSeconds: [(step: String, seconds: Double)] = []
+
+    private func timed<T>(_ step: String, _ body: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if let index = stepSeconds.firstIndex(where: { $0.step == step }) {
+                stepSeconds[index].seconds += elapsed
+            } else {
+                stepSeconds.append((step, elapsed))
+            }
+        }
+        return try body()
+    }
 
     public init(database: HeraldDatabase) throws {
         self.database = database
+        // Batches are staged in a temporary table: let it live in memory (only possible
+        // before the session's first temporary table).
+        _ = try? database.connection.execute("SET temp_buffers = '64MB'")
         targets = try database.asOperator(readOnly: true) { try EventTargets.load($0.connection) }
     }
 
@@ -90,8 +108,9 @@ public final class EventIngestor {
                 partitionsMade.insert(month)
             }
             guard !resolved.isEmpty else { return 0 }
-            for statement in Self.createStaging { try connection.execute(statement) }
-            _ = try connection.copyIn(
+            try connection.execute(Self.createStaging)
+            _ = try timed("copy into staging") {
+                try connection.copyIn(
                 "COPY event_staging (line, event_id, tenant_id, app_id, campaign_id, device, kind, at, locale, app_version, os_version) FROM STDIN"
             ) { writer in
                 for item in resolved {
@@ -102,8 +121,8 @@ public final class EventIngestor {
                     ])
                 }
             }
-            for statement in Self.storeBatch { try connection.execute(statement) }
-            return try connection.query("SELECT count(*) AS n FROM event_new")[0].decode("n")
+            }
+            return try timed("store the batch") { try connection.query(Self.storeBatch)[0].decode("inserted") }
         }
         counts.inserted = inserted
         counts.duplicate = resolved.count - inserted
@@ -138,8 +157,7 @@ public final class EventIngestor {
 
     // MARK: SQL
 
-    private static let createStaging = [
-        """
+    private static let createStaging = """
         CREATE TEMP TABLE event_staging (
             line         bigint NOT NULL,
             event_id     uuid NOT NULL,
@@ -153,42 +171,39 @@ public final class EventIngestor {
             app_version  text NOT NULL,
             os_version   text
         ) ON COMMIT DROP
-        """,
-        "CREATE TEMP TABLE event_new (LIKE event_staging) ON COMMIT DROP",
-    ]
-
-    /// After COPY: new events (ids never stored; an id repeated in the batch counts once, at
-    /// its first line), the history, and every rollup, from the same rows.
-    private static let storeBatch = [
         """
+
+    /// After COPY, one statement: the new events (ids never stored; an id repeated in the
+    /// batch counts once, at its first line), the history, and every rollup, all from the
+    /// same rows. Returns how many events were new.
+    private static let storeBatch = """
         WITH fresh AS (
             INSERT INTO event_ids (event_id)
             SELECT DISTINCT event_id FROM event_staging
             ON CONFLICT (event_id) DO NOTHING
             RETURNING event_id
-        )
-        INSERT INTO event_new
-        SELECT DISTINCT ON (s.event_id) s.*
-        FROM event_staging s JOIN fresh USING (event_id)
-        ORDER BY s.event_id, s.line
-        """,
-        """
-        INSERT INTO delivery_events (tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version)
-        SELECT tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version
-        FROM event_new
-        """,
-        // Per device and campaign; (xmax = 0) is true for the rows this statement inserted,
-        // i.e. devices new to the campaign, which is what the campaign's unique count adds.
-        """
-        WITH per_device AS (
+        ), new_events AS MATERIALIZED (
+            SELECT DISTINCT ON (s.event_id) s.*, (s.at AT TIME ZONE 'UTC')::date AS day
+            FROM event_staging s JOIN fresh USING (event_id)
+            ORDER BY s.event_id, s.line
+        ), history AS (
+            INSERT INTO delivery_events (tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version)
+            SELECT tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version
+            FROM new_events
+            ORDER BY campaign_id, at
+        ),
+
+        -- Per device and campaign; (xmax = 0) is true for the rows the upsert inserted, i.e.
+        -- devices new to the campaign, which is what the campaign's unique count adds.
+        per_device AS (
             SELECT tenant_id, app_id, campaign_id, device, min(at) AS first_at, max(at) AS last_at,
                    count(*) FILTER (WHERE kind = 'delivered') AS delivered,
                    count(*) FILTER (WHERE kind = 'impression') AS impressions,
                    count(*) FILTER (WHERE kind = 'click') AS clicks,
                    count(*) FILTER (WHERE kind = 'dismiss') AS dismissals
-            FROM event_new
+            FROM new_events
             GROUP BY tenant_id, app_id, campaign_id, device
-        ), upserted AS (
+        ), device_summary AS (
             INSERT INTO device_campaign_summary AS d
                 (tenant_id, app_id, campaign_id, device, first_at, last_at, delivered, impressions, clicks, dismissals)
             SELECT * FROM per_device
@@ -201,60 +216,57 @@ public final class EventIngestor {
                 dismissals = d.dismissals + excluded.dismissals
             RETURNING d.campaign_id, (xmax = 0) AS new_device
         ), new_devices AS (
-            SELECT campaign_id, count(*) FILTER (WHERE new_device) AS n FROM upserted GROUP BY campaign_id
-        )
-        INSERT INTO campaign_rollup AS r
-            (tenant_id, app_id, campaign_id, delivered, impressions, clicks, dismissals, unique_devices, first_at, last_at)
-        SELECT p.tenant_id, p.app_id, p.campaign_id, sum(p.delivered), sum(p.impressions), sum(p.clicks), sum(p.dismissals),
-               coalesce(max(n.n), 0), min(p.first_at), max(p.last_at)
-        FROM per_device p LEFT JOIN new_devices n USING (campaign_id)
-        GROUP BY p.tenant_id, p.app_id, p.campaign_id
-        ON CONFLICT (campaign_id) DO UPDATE SET
-            delivered = r.delivered + excluded.delivered,
-            impressions = r.impressions + excluded.impressions,
-            clicks = r.clicks + excluded.clicks,
-            dismissals = r.dismissals + excluded.dismissals,
-            unique_devices = r.unique_devices + excluded.unique_devices,
-            first_at = least(r.first_at, excluded.first_at),
-            last_at = greatest(r.last_at, excluded.last_at)
-        """,
-        // Per campaign, UTC day, locale and kind. A device counts once per day, locale and
-        // kind: campaign_device_days remembers which kinds (a bit each) it has counted for.
-        """
-        WITH per_day AS (
-            SELECT campaign_id, (at AT TIME ZONE 'UTC')::date AS day, locale, device,
+            SELECT campaign_id, count(*) FILTER (WHERE new_device) AS n FROM device_summary GROUP BY campaign_id
+        ), campaign_totals AS (
+            INSERT INTO campaign_rollup AS r
+                (tenant_id, app_id, campaign_id, delivered, impressions, clicks, dismissals, unique_devices, first_at, last_at)
+            SELECT p.tenant_id, p.app_id, p.campaign_id, sum(p.delivered), sum(p.impressions), sum(p.clicks), sum(p.dismissals),
+                   coalesce(max(n.n), 0), min(p.first_at), max(p.last_at)
+            FROM per_device p LEFT JOIN new_devices n USING (campaign_id)
+            GROUP BY p.tenant_id, p.app_id, p.campaign_id
+            ON CONFLICT (campaign_id) DO UPDATE SET
+                delivered = r.delivered + excluded.delivered,
+                impressions = r.impressions + excluded.impressions,
+                clicks = r.clicks + excluded.clicks,
+                dismissals = r.dismissals + excluded.dismissals,
+                unique_devices = r.unique_devices + excluded.unique_devices,
+                first_at = least(r.first_at, excluded.first_at),
+                last_at = greatest(r.last_at, excluded.last_at)
+        ),
+
+        -- Per campaign, UTC day, locale and kind. A device counts once per day, locale and
+        -- kind: campaign_device_days keeps a bit per kind it has counted; the upsert returns
+        -- the bits it set (rows where nothing new was set are left alone and not returned).
+        per_day AS (
+            SELECT campaign_id, day, locale, device,
                    bit_or(CASE kind WHEN 'delivered' THEN 1 WHEN 'impression' THEN 2 WHEN 'click' THEN 4 ELSE 8 END)::smallint AS kinds
-            FROM event_new
+            FROM new_events
             GROUP BY 1, 2, 3, 4
-        ), counted_before AS (
-            SELECT d.campaign_id, d.day, d.locale, d.device, d.kinds
-            FROM campaign_device_days d JOIN per_day p USING (campaign_id, day, locale, device)
         ), marked AS (
             INSERT INTO campaign_device_days AS d (campaign_id, day, locale, device, kinds)
-            SELECT campaign_id, day, locale, device, kinds FROM per_day
-            ON CONFLICT (campaign_id, day, locale, device) DO UPDATE SET kinds = d.kinds | excluded.kinds
-        ), newly_counted AS (
-            SELECT p.campaign_id, p.day, p.locale, p.kinds & ~coalesce(b.kinds, 0::smallint) AS bits
-            FROM per_day p LEFT JOIN counted_before b USING (campaign_id, day, locale, device)
+            SELECT * FROM per_day
+            ON CONFLICT (campaign_id, day, locale, device) DO UPDATE
+                SET previous_kinds = d.kinds, kinds = d.kinds | excluded.kinds
+                WHERE d.kinds | excluded.kinds <> d.kinds
+            RETURNING d.campaign_id, d.day, d.locale, d.kinds & ~d.previous_kinds AS bits
         ), new_uniques AS (
-            SELECT n.campaign_id, n.day, n.locale, k.kind, count(*) AS n
-            FROM newly_counted n
+            SELECT m.campaign_id, m.day, m.locale::text AS locale, k.kind, count(*) AS n
+            FROM marked m
             JOIN (VALUES ('delivered'::event_kind, 1), ('impression', 2), ('click', 4), ('dismiss', 8)) AS k (kind, bit)
-              ON n.bits & k.bit <> 0
+              ON m.bits & k.bit <> 0
             GROUP BY 1, 2, 3, 4
-        ), per_group AS (
-            SELECT tenant_id, app_id, campaign_id, (at AT TIME ZONE 'UTC')::date AS day, locale, kind, count(*) AS events
-            FROM event_new
-            GROUP BY 1, 2, 3, 4, 5, 6
+        ), daily AS (
+            INSERT INTO campaign_daily_rollup AS r (tenant_id, app_id, campaign_id, day, locale, kind, events, unique_devices)
+            SELECT g.tenant_id, g.app_id, g.campaign_id, g.day, g.locale, g.kind, g.events, coalesce(u.n, 0)
+            FROM (SELECT tenant_id, app_id, campaign_id, day, locale, kind, count(*) AS events
+                  FROM new_events GROUP BY 1, 2, 3, 4, 5, 6) g
+            LEFT JOIN new_uniques u USING (campaign_id, day, locale, kind)
+            ON CONFLICT (campaign_id, day, locale, kind) DO UPDATE SET
+                events = r.events + excluded.events,
+                unique_devices = r.unique_devices + excluded.unique_devices
         )
-        INSERT INTO campaign_daily_rollup AS r (tenant_id, app_id, campaign_id, day, locale, kind, events, unique_devices)
-        SELECT g.tenant_id, g.app_id, g.campaign_id, g.day, g.locale, g.kind, g.events, coalesce(u.n, 0)
-        FROM per_group g LEFT JOIN new_uniques u USING (campaign_id, day, locale, kind)
-        ON CONFLICT (campaign_id, day, locale, kind) DO UPDATE SET
-            events = r.events + excluded.events,
-            unique_devices = r.unique_devices + excluded.unique_devices
-        """,
-    ]
+        SELECT count(*) AS inserted FROM new_events
+        """
 }
 
 /// tenant/app/campaign slugs → ids, for every campaign (operators see all), loaded once per

@@ -37,14 +37,12 @@ final class EventIngestJob {
     func run(_ input: EventInput) throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
         let ingestor = try EventIngestor(database: database)
-        var parser = EventStreamParser(format: format)
+        // Reading and parsing run on their own thread, a batch ahead of the database.
+        let batches = ParsedBatches(input: input, format: format, batchSize: batchSize)
         var summary = Summary()
-        var batch: [EventRecord] = []
-        batch.reserveCapacity(batchSize)
 
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        func store() throws {
-            guard !batch.isEmpty else { return }
+        while let batch = try batches.next() {
             do {
                 let (counts, rejections) = try ingestor.ingest(batch)
                 summary.read += counts.read
@@ -53,30 +51,25 @@ final class EventIngestJob {
                 summary.rejected += counts.rejected
                 try record(rejections)
             } catch {
+                batches.stop()
                 throw InputError(
                     message: "\(error)\n\(summary.inserted) event(s) were stored before this failure; run the same input again "
                         + "to finish (stored events count as duplicates, never twice)",
                     code: ExitStatus.software)
             }
-            batch.removeAll(keepingCapacity: true)
             if showProgress {
                 FileHandle.standardError.write(
                     Data(String(format: "\r%d lines · %d inserted · %.0f lines/s ", summary.read, summary.inserted, Double(summary.read) / max(elapsed(), 0.001)).utf8))
             }
         }
-
-        while let chunk = try input.next() {
-            for record in parser.feed(chunk) {
-                batch.append(record)
-                if batch.count >= batchSize { try store() }
-            }
-            if let problem = parser.fatalProblem { throw InputError(message: problem, code: ExitStatus.dataError) }
-        }
-        batch += parser.finish()
-        if let problem = parser.fatalProblem { throw InputError(message: problem, code: ExitStatus.dataError) }
-        try store()
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         summary.seconds = elapsed()
+        if ProcessInfo.processInfo.environment["HERALD_TIMING"] == "1" {
+            FileHandle.standardError.write(Data(String(format: "timing: read and parse (beside the database) %.3f s\n", batches.parseSeconds).utf8))
+            for (step, seconds) in ingestor.stepSeconds {
+                FileHandle.standardError.write(Data(String(format: "timing: %@ %.3f s\n", step, seconds).utf8))
+            }
+        }
         return summary
     }
 
@@ -97,8 +90,8 @@ final class EventIngestJob {
     }
 }
 
-/// The input, a chunk at a time (1 MiB): a file or standard input.
-final class EventInput {
+/// The input, a chunk at a time (1 MiB): a file or standard input. Used by one thread at a time.
+final class EventInput: @unchecked Sendable {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -147,5 +140,97 @@ final class RejectsFile {
             text += "{\"line\":\(rejection.line),\"reason\":\(JSONText.quoted(rejection.reason)),\"record\":\(JSONText.quoted(rejection.text))}\n"
         }
         try handle.write(contentsOf: Data(text.utf8))
+    }
+}
+
+/// The input read and parsed into batches on a thread of its own, at most two batches ahead
+/// of the consumer: memory stays bounded whatever the input's size.
+final class ParsedBatches: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var ready: [[EventRecord]] = []
+    private var finished = false
+    private var failure: (any Error)?
+    private var stopped = false
+    private var parseNanoseconds: UInt64 = 0
+
+    init(input: EventInput, format: EventFormat, batchSize: Int) {
+        Thread.detachNewThread { [self] in
+            var parser = EventStreamParser(format: format)
+            var batch: [EventRecord] = []
+            batch.reserveCapacity(batchSize)
+            do {
+                while let chunk = try input.next() {
+                    let started = DispatchTime.now().uptimeNanoseconds
+                    let records = parser.feed(chunk)
+                    if let problem = parser.fatalProblem { throw InputError(message: problem, code: ExitStatus.dataError) }
+                    addTime(since: started)
+                    for record in records {
+                        batch.append(record)
+                        if batch.count >= batchSize {
+                            guard hand(batch) else { return }
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    }
+                }
+                batch += parser.finish()
+                if let problem = parser.fatalProblem { throw InputError(message: problem, code: ExitStatus.dataError) }
+                if !batch.isEmpty { _ = hand(batch) }
+                end(nil)
+            } catch {
+                end(error)
+            }
+        }
+    }
+
+    /// The next batch; nil at the end of the input.
+    func next() throws -> [EventRecord]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && !finished { condition.wait() }
+        if !ready.isEmpty {
+            condition.broadcast()
+            return ready.removeFirst()
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// The consumer gave up: the reader stops at its next batch.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var parseSeconds: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return Double(parseNanoseconds) / 1e9
+    }
+
+    private func addTime(since started: UInt64) {
+        condition.lock()
+        parseNanoseconds += DispatchTime.now().uptimeNanoseconds - started
+        condition.unlock()
+    }
+
+    /// Waits for room, then queues the batch; false when the consumer stopped.
+    private func hand(_ batch: [EventRecord]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= 2 && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        ready.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    private func end(_ error: (any Error)?) {
+        condition.lock()
+        finished = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
     }
 }

@@ -1,0 +1,175 @@
+import Foundation
+import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+
+/// Delivery-events benchmark: `herald events ingest` of `events` generated events beside a
+/// plain COPY of the same rows into the same table, in the same run; then the history grown
+/// to `total` events and `reporting.campaign_summary` timed beside the same totals by
+/// GROUP BY over the raw table.
+func runEventsBenchmark(events: Int, total: Int) throws {
+    let heraldBinary = try builtHerald()
+    let server = try PostgresTestServer.shared()
+    let databaseName = try server.createDatabase()
+    defer { try? server.dropDatabase(databaseName) }
+    let configuration = server.configuration(database: databaseName)
+    let admin = try Connection(configuration: configuration)
+    try Migrator().migrate(admin)
+    try LargeSiteFixture.populate(admin, apps: 50, campaignsPerApp: 20)
+    let campaigns = try admin.query(
+        """
+        SELECT a.slug::text AS app, c.key::text AS key, c.tenant_id, c.app_id, c.id
+        FROM campaigns c JOIN apps a ON a.id = c.app_id ORDER BY c.id
+        """
+    ).map { row in
+        (app: try row.decode("app", as: String.self), key: try row.decode("key", as: String.self),
+         ids: "\(try row.decode("tenant_id", as: Int64.self))\t\(try row.decode("app_id", as: Int64.self))\t\(try row.decode("id", as: Int64.self))")
+    }
+    print("Herald events benchmark: \(campaigns.count) campaigns, 200,000 devices, events over November and December 2026")
+
+    let kinds = ["delivered", "impression", "click", "dismiss"]
+    /// Event `n`, deterministic: (campaign index, device, kind, time, locale). Events come in
+    /// threes, as devices report them: one device and campaign delivered, shown, then clicked
+    /// or dismissed, a few minutes apart.
+    func event(_ n: Int) -> (Int, String, String, String, String) {
+        let pair = n / 3
+        let mixed = pair &* 2_654_435_761 & 0x7FFF_FFFF
+        let second = (mixed % (61 * 86_400 - 600)) + (n % 3) * 120
+        let day = second / 86_400
+        let time = String(
+            format: "2026-%02d-%02dT%02d:%02d:%02dZ", day < 30 ? 11 : 12, day < 30 ? day + 1 : day - 29, (second / 3600) % 24,
+            (second / 60) % 60, second % 60)
+        let kind = n % 3 == 2 ? (mixed % 5 == 0 ? "click" : "dismiss") : kinds[n % 3]
+        return ((mixed / 7) % campaigns.count, "device-\(mixed % 200_000)", kind, time, mixed % 3 == 0 ? "de" : "en")
+    }
+    func ndjson(_ range: Range<Int>) -> String {
+        var text = ""
+        text.reserveCapacity(range.count * 230)
+        for n in range {
+            let (campaign, device, kind, at, locale) = event(n)
+            let target = campaigns[campaign]
+            text += #"{"event_id":"\#(uuid(n))","tenant":"bench","app":"\#(target.app)","campaign":"\#(target.key)","device":"\#(device)","kind":"\#(kind)","at":"\#(at)","locale":"\#(locale)","app_version":"3.1.0","os_version":"17.2"}"#
+            text += "\n"
+        }
+        return text
+    }
+    func uuid(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", n) }
+
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-events-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let input = scratch.appendingPathComponent("events.ndjson")
+    try Data(ndjson(0..<events).utf8).write(to: input)
+
+    /// `herald events ingest` through the real binary, input from `file` or written to its stdin.
+    func ingest(file: URL?, feed: ((FileHandle) throws -> Void)? = nil) throws -> (seconds: Double, inserted: Int) {
+        let process = Process()
+        process.executableURL = heraldBinary
+        process.arguments = ["events", "ingest", file?.path ?? "-", "--json"]
+        process.environment = [
+            "HERALD_DATABASE_URL": configuration.conninfo, "HERALD_ACTOR": "benchmark", "PATH": "/usr/bin:/bin",
+            "HERALD_TIMING": ProcessInfo.processInfo.environment["HERALD_TIMING"] ?? "0",
+        ]
+        let outputURL = scratch.appendingPathComponent("ingest.json")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        defer { try? output.close() }
+        process.standardOutput = output
+        let pipe = Pipe()
+        if feed != nil { process.standardInput = pipe }
+        let elapsed = try seconds {
+            try process.run()
+            if let feed {
+                try feed(pipe.fileHandleForWriting)
+                try pipe.fileHandleForWriting.close()
+            }
+            process.waitUntilExit()
+        }
+        guard process.terminationStatus == 0 else { throw CLIRunnerError(message: "herald events ingest exited \(process.terminationStatus)") }
+        struct Summary: Decodable { let inserted: Int }
+        return (elapsed, try JSONDecoder().decode(Summary.self, from: Data(contentsOf: outputURL)).inserted)
+    }
+
+    // 1. herald events ingest (partitions, staging, dedup, history, every rollup).
+    let (ingestSeconds, inserted) = try ingest(file: input)
+    let ingestRate = Double(inserted) / ingestSeconds
+    line("events ingest", String(format: "%d events in %.2f s = %.0f events/s", inserted, ingestSeconds, ingestRate))
+
+    // 2. Plain COPY of the same rows (ids already resolved, text already made) into the same
+    // table, rolled back afterwards so the history stays as ingest left it.
+    var copyText = ""
+    copyText.reserveCapacity(events * 150)
+    for n in 0..<events {
+        let (campaign, device, kind, at, locale) = event(n)
+        copyText += "\(campaigns[campaign].ids)\t\(uuid(n))\t\(device)\t\(kind)\t\(at)\t\(locale)\t3.1.0\t17.2\n"
+    }
+    let copyBytes = Array(copyText.utf8)
+    copyText = ""
+    var copySeconds = 0.0
+    try admin.execute("BEGIN")
+    copySeconds = try seconds {
+        _ = try admin.copyIn(
+            "COPY delivery_events (tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version) FROM STDIN"
+        ) { writer in
+            var start = 0
+            while start < copyBytes.count {
+                let end = min(start + (1 << 16), copyBytes.count)
+                try writer.writeRaw(copyBytes[start..<end])
+                start = end
+            }
+        }
+    }
+    try admin.execute("ROLLBACK")
+    let copyRate = Double(events) / copySeconds
+    line("plain COPY into delivery_events", String(format: "%d rows in %.2f s = %.0f rows/s", events, copySeconds, copyRate))
+    line("ingest rate / plain COPY rate", String(format: "%.2f   goal: at least 0.5", ingestRate / copyRate))
+
+    // 3. Grow the history to `total` events, streamed into herald's standard input.
+    if total > events {
+        let (growSeconds, grown) = try ingest(file: nil) { handle in
+            var start = events
+            while start < total {
+                let end = min(start + 100_000, total)
+                try handle.write(contentsOf: Data(ndjson(start..<end).utf8))
+                start = end
+            }
+        }
+        line("grown to \(total) events", String(format: "%d more in %.1f s = %.0f events/s (generation included)", grown, growSeconds, Double(grown) / growSeconds))
+    }
+    try admin.execute("ANALYZE")
+
+    // 4. campaign_summary (from rollups) beside GROUP BY over the raw rows: same totals?
+    let summarySQL = "SELECT tenant, app, campaign, delivered, impressions, clicks, dismissals, unique_devices FROM reporting.campaign_summary ORDER BY app, campaign"
+    var latencies: [Double] = []
+    var fromRollups: [String] = []
+    for _ in 0..<21 {
+        var rows: QueryResult?
+        latencies.append(try seconds { rows = try admin.query(summarySQL) })
+        fromRollups = try (rows ?? admin.query(summarySQL)).map { row in
+            try (0..<8).map { try row.decode(["tenant", "app", "campaign", "delivered", "impressions", "clicks", "dismissals", "unique_devices"][$0], as: String.self) }
+                .joined(separator: " ")
+        }
+    }
+    latencies.sort()
+    var fromRaw: [String] = []
+    let rawSeconds = try seconds {
+        fromRaw = try admin.query(
+            """
+            SELECT t.slug::text AS tenant, a.slug::text AS app, c.key::text AS campaign,
+                   count(*) FILTER (WHERE e.kind = 'delivered') AS delivered, count(*) FILTER (WHERE e.kind = 'impression') AS impressions,
+                   count(*) FILTER (WHERE e.kind = 'click') AS clicks, count(*) FILTER (WHERE e.kind = 'dismiss') AS dismissals,
+                   count(DISTINCT e.device) AS unique_devices
+            FROM delivery_events e JOIN campaigns c ON c.id = e.campaign_id JOIN apps a ON a.id = e.app_id JOIN tenants t ON t.id = e.tenant_id
+            GROUP BY t.slug, a.slug, c.key ORDER BY a.slug, c.key
+            """
+        ).map { row in
+            try (0..<8).map { try row.decode(["tenant", "app", "campaign", "delivered", "impressions", "clicks", "dismissals", "unique_devices"][$0], as: String.self) }
+                .joined(separator: " ")
+        }
+    }
+    let rawCount: Int = try admin.query("SELECT count(*) AS n FROM delivery_events")[0].decode("n")
+    line(
+        "campaign_summary over \(rawCount) events",
+        String(format: "median %.1f ms, p95 %.1f ms (%d rows)   goal: < 50 ms", latencies[10] * 1000, latencies[19] * 1000, fromRollups.count))
+    line("same totals by GROUP BY on raw events", String(format: "%.0f ms   totals equal: %@", rawSeconds * 1000, fromRaw == fromRollups ? "yes" : "NO"))
+}
