@@ -25,6 +25,8 @@ struct Herald: ParsableCommand {
             PreviewCommand.self,
             EventsCommand.self,
             ReportCommand.self,
+            DbCommand.self,
+            DemoCommand.self,
         ]
     )
 }

@@ -154,10 +154,15 @@ import Testing
         #expect(!result.stdout.contains("s3cret-pw"))
     }
 
-    @Test func noDatabaseConfigured() throws {
-        let result = try HeraldCLI(database: nil).run(["tenant", "list"])
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("HERALD_DATABASE_URL"))
+    @Test func withoutServerBinariesTheErrorNamesThePackage() throws {
+        try withTemporaryDirectory { root in
+            let herald = HeraldCLI(
+                database: nil, environment: ["HERALD_HOME": root.path, "HERALD_PG_BINDIR": root.appendingPathComponent("none").path])
+            let result = try herald.run(["tenant", "list"])
+            #expect(result.status == 69, "\(result)")
+            #expect(result.stderr.contains("apt-get install postgresql"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("postgres").path))
+        }
     }
 
     @Test func pendingMigrationsNameTheMigrateCommand() throws {

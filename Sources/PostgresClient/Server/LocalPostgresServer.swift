@@ -72,6 +72,63 @@ public final class LocalPostgresServer: @unchecked Sendable {
         throw PostgresError(kind: .connection, message: "the PostgreSQL server did not start: \(Self.tail(of: logFile))")
     }
 
+    // MARK: As a daemon (the embedded local database)
+
+    /// Writes the local-only settings into the cluster's own configuration (unix socket in
+    /// the cluster's folder, no TCP), so a daemon started by `pg_ctl` needs no options.
+    public func configureLocalOnly() throws {
+        let conf = dataDirectory.appendingPathComponent("postgresql.conf")
+        let marker = "# Herald: local only"
+        let current = (try? String(contentsOf: conf, encoding: .utf8)) ?? ""
+        guard !current.contains(marker) else { return }
+        let quoted = socketDirectory.replacingOccurrences(of: "'", with: "''")
+        let extra = "\n\(marker)\nlisten_addresses = ''\nunix_socket_directories = '\(quoted)'\n"
+            + settings.sorted { $0.key < $1.key }.map { "\($0.key) = '\($0.value.replacingOccurrences(of: "'", with: "''"))'\n" }.joined()
+        let handle = try FileHandle(forWritingTo: conf)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(extra.utf8))
+    }
+
+    /// Whether a server answers on this cluster's socket.
+    public var isAccepting: Bool { Connection.ping(configuration(database: "postgres")) == .ok }
+
+    /// Starts the server as a daemon that outlives this process (`pg_ctl start`, output to
+    /// server.log) and waits until it accepts connections. Nothing is piped to pg_ctl, so its
+    /// daemon inherits no pipe (the Foundation hang) .
+    public func startDetached(timeout: Int = 60) throws {
+        guard !isAccepting else { return }
+        try configureLocalOnly()
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        try handOverToPostgresUser(logFile)
+        let control = directory.appendingPathComponent("pg_ctl.log")
+        let status = try spawnAndWait(
+            binaries.pgCtl, ["start", "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", String(timeout)], log: control)
+        guard status == 0, isAccepting else {
+            throw PostgresError(
+                kind: .connection,
+                message: "the local PostgreSQL did not start (pg_ctl exit \(status)): \(Self.tail(of: logFile)) \(Self.tail(of: control))")
+        }
+    }
+
+    /// Stops a daemon started by `startDetached` (fast shutdown); false when none was running.
+    @discardableResult
+    public func stopDetached() throws -> Bool {
+        guard FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) else { return false }
+        let control = directory.appendingPathComponent("pg_ctl.log")
+        let status = try spawnAndWait(binaries.pgCtl, ["stop", "-D", dataDirectory.path, "-m", "fast", "-w"], log: control)
+        guard status == 0 else {
+            throw PostgresError(kind: .connection, message: "pg_ctl stop failed (exit \(status)): \(Self.tail(of: control))")
+        }
+        return true
+    }
+
+    /// The daemon's process id, from postmaster.pid.
+    public var daemonProcessIdentifier: Int32? {
+        guard let text = try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
     /// Fast shutdown (SIGINT), then waits for the server to exit.
     public func stop() throws {
         guard let process = lock.withLock({ self.process }) else { return }
@@ -112,6 +169,53 @@ public final class LocalPostgresServer: @unchecked Sendable {
         try process.run()
         try? output.close()
         return process
+    }
+
+    /// posix_spawn and waitpid, without Foundation's Process: its wait never returns when the
+    /// child leaves a daemon behind (pg_ctl start), which inherits Process's own descriptors.
+    private func spawnAndWait(_ executable: URL, _ arguments: [String], log: URL) throws -> Int32 {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        Self.keepDescriptorsFromChildren()
+        let (command, fullArguments) = commandLine(executable, arguments)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_APPEND, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([command.path] + fullArguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        // The child starts in the cluster's folder (the postgres user may not enter ours):
+        // posix_spawn has no portable chdir, so this process steps there for the call.
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let spawned = (argv + [nil]).withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return EINVAL }
+            return posix_spawn(&pid, command.path, &actions, nil, UnsafeMutablePointer(mutating: base), environ)
+        }
+        guard spawned == 0 else {
+            throw PostgresError(kind: .usage, message: "cannot run \(command.path): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw PostgresError(kind: .usage, message: "waiting for \(command.path) failed") }
+        }
+        // WIFEXITED / WEXITSTATUS by hand (the C macros are not imported).
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Marks every descriptor above stderr close-on-exec, so a daemon started from here holds
+    /// none of ours — among them the pipe through which whoever started *us* (a Foundation
+    /// Process) waits for our exit, which would otherwise never come.
+    private static func keepDescriptorsFromChildren() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for entry in entries {
+            guard let descriptor = Int32(entry), descriptor > 2 else { continue }
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     private func runToEnd(_ executable: URL, _ arguments: [String], log: URL) throws -> Int32 {

@@ -10,6 +10,7 @@ public struct PostgresServerBinaries: Sendable, Equatable {
 
     public var initdb: URL { directory.appendingPathComponent("initdb") }
     public var postgres: URL { directory.appendingPathComponent("postgres") }
+    public var pgCtl: URL { directory.appendingPathComponent("pg_ctl") }
 
     /// `pg_config --bindir`, then the usual Debian and Homebrew places, newest version first.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws
@@ -17,7 +18,20 @@ public struct PostgresServerBinaries: Sendable, Equatable {
     {
         var candidates: [URL] = []
         if let explicit = environment["HERALD_PG_BINDIR"], !explicit.isEmpty {
-            candidates.append(URL(fileURLWithPath: explicit))
+            // Named explicitly: that folder or nothing.
+            let binaries = PostgresServerBinaries(directory: URL(fileURLWithPath: explicit))
+            guard FileManager.default.isExecutableFile(atPath: binaries.initdb.path),
+                FileManager.default.isExecutableFile(atPath: binaries.postgres.path)
+            else {
+                throw PostgresError(
+                    kind: .usage,
+                    message: """
+                        HERALD_PG_BINDIR=\(explicit) holds no PostgreSQL server binaries (initdb, postgres): install the \
+                        `postgresql` package (Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16) \
+                        and unset HERALD_PG_BINDIR, or point it at their folder
+                        """)
+            }
+            return binaries
         }
         if let bindir = pgConfigBindir(environment: environment) { candidates.append(URL(fileURLWithPath: bindir)) }
         for pattern in ["/usr/lib/postgresql", "/opt/homebrew/opt", "/usr/local/opt"] {

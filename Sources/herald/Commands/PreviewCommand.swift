@@ -67,11 +67,7 @@ struct PreviewCommand: ParsableCommand {
                     message: "app \(app) does not publish locale \(locale) (its locales: \(appSpec.locales.map(\.rawValue).joined(separator: ", ")))")
             }
             let files = try publishedFiles(database: database, tenant: tenant, app: app, locale: locale, at: at)
-            let result = DevicePreview.evaluate(
-                control: files["control.json"] ?? Array("{}".utf8), notifications: files["notifications.plist"] ?? [],
-                storyKeys: files.keys.filter { $0.hasPrefix("stories/") && !$0.hasSuffix(".push.json") }
-                    .map { String($0.dropFirst("stories/".count).dropLast(".json".count)) },
-                app: appSpec, locale: locale, at: at, device: device)
+            let result = Self.evaluate(files, app: appSpec, locale: locale, at: at, device: device)
             try print(result)
         }
     }
@@ -79,20 +75,7 @@ struct PreviewCommand: ParsableCommand {
     /// The locale's files, from DIR or compiled now: name relative to the locale folder → bytes.
     private func publishedFiles(database: HeraldDatabase, tenant: Slug, app: Slug, locale: LocaleTag, at: Date) throws -> [String: [UInt8]] {
         let prefix = "\(tenant)/\(app)/\(locale)/"
-        if let out {
-            let folder = URL(fileURLWithPath: out).appendingPathComponent(prefix)
-            guard FileManager.default.fileExists(atPath: folder.path) else {
-                throw InputError(message: "nothing published for \(prefix) under \(out): run `herald publish --out \(out)` first")
-            }
-            var files: [String: [UInt8]] = [:]
-            for name in ["control.json", "notifications.plist"] {
-                files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
-            }
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("stories").path)) ?? [] {
-                files["stories/" + name] = []
-            }
-            return files
-        }
+        if let out { return try Self.readPublished(out: out, prefix: prefix) }
         let snapshot = try database.asOperator(.repeatableRead, readOnly: true) { try SnapshotReader($0).read(tenant: tenant, app: app) }
         let site = SiteCompiler(siteBaseURL: try baseURL.map { try HTTPURL($0) }).compile(snapshot, at: at)
         var files: [String: [UInt8]] = [:]
@@ -100,6 +83,32 @@ struct PreviewCommand: ParsableCommand {
             files[String(file.path.description.dropFirst(prefix.count))] = file.bytes
         }
         return files
+    }
+
+    /// A locale's published files under `out`: name relative to the locale folder → bytes
+    /// (story files by name only).
+    static func readPublished(out: String, prefix: String) throws -> [String: [UInt8]] {
+        let folder = URL(fileURLWithPath: out).appendingPathComponent(prefix)
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            throw InputError(message: "nothing published for \(prefix) under \(out): run `herald publish --out \(out)` first")
+        }
+        var files: [String: [UInt8]] = [:]
+        for name in ["control.json", "notifications.plist"] {
+            files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("stories").path)) ?? [] {
+            files["stories/" + name] = []
+        }
+        return files
+    }
+
+    /// What the device sees, from its locale's files.
+    static func evaluate(_ files: [String: [UInt8]], app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
+        DevicePreview.evaluate(
+            control: files["control.json"] ?? Array("{}".utf8), notifications: files["notifications.plist"] ?? [],
+            storyKeys: files.keys.filter { $0.hasPrefix("stories/") && !$0.hasSuffix(".push.json") }
+                .map { String($0.dropFirst("stories/".count).dropLast(".json".count)) },
+            app: app, locale: locale, at: at, device: device)
     }
 
     private func print(_ result: PreviewResult) throws {
@@ -128,6 +137,11 @@ struct PreviewCommand: ParsableCommand {
                     notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
             return
         }
+        Self.printText(result)
+    }
+
+    /// The preview for people.
+    static func printText(_ result: PreviewResult) {
         Swift.print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
         if result.eligibleBanners.count > 1 {
             Swift.print("                  (Notable shows one of them per launch, in dictionary order)")

@@ -57,11 +57,11 @@ struct ReportCommand: ParsableCommand {
                 case .device: try session.reports.device(filter)
                 }
             }
-            print(render(table, window: "\(since) … \(until)"), terminator: "")
+            print(Self.render(table, format: format, window: "\(since) … \(until)"), terminator: "")
         }
     }
 
-    private func render(_ table: ReportTable, window: String) -> String {
+    static func render(_ table: ReportTable, format: Format, window: String) -> String {
         switch format {
         case .json:
             let rows = table.rows.map { row in
@@ -100,11 +100,11 @@ struct ReportCommand: ParsableCommand {
         return text
     }
 
-    private static func today() -> String {
+    static func today() -> String {
         String(Timestamp.format(Date()).prefix(10))
     }
 
-    private static func day(_ day: String, minus days: Int) -> String {
+    static func day(_ day: String, minus days: Int) -> String {
         guard let time = EventTime(day + "T00:00:00Z") else { return day }
         let date = Date(timeIntervalSince1970: TimeInterval(time.epochSeconds - Int64(days) * 86_400))
         return String(Timestamp.format(date).prefix(10))

@@ -16,17 +16,19 @@ enum Environment {
         return values["USER"] ?? values["LOGNAME"] ?? "uid \(geteuid())"
     }
 
+    /// The configured server (HERALD_DATABASE_URL, else libpq's PG* variables), else Herald's
+    /// own local PostgreSQL, created, started and migrated on first use.
     static func databaseConfiguration() throws -> ConnectionConfiguration {
-        guard let configuration = ConnectionConfiguration.fromEnvironment(values) else {
-            throw InputError(
-                message: """
-                    no database configured: set HERALD_DATABASE_URL (for example \
-                    postgresql:///herald?host=/var/run/postgresql) or libpq's PGHOST/PGDATABASE
-                    """,
-                code: ExitStatus.unavailable)
+        if let configured = ConnectionConfiguration.fromEnvironment(values) { return configured }
+        let embedded = try EmbeddedDatabase(environment: values)
+        for note in try embedded.prepare() {
+            FileHandle.standardError.write(Data("herald: \(note)\n".utf8))
         }
-        return configuration
+        return embedded.configuration
     }
+
+    /// Whether commands use the embedded local database (nothing configured).
+    static var usesEmbeddedDatabase: Bool { ConnectionConfiguration.fromEnvironment(values) == nil }
 
     /// Opens the database for a command that needs the current schema.
     static func openDatabase(requireCurrentSchema: Bool = true) throws -> HeraldDatabase {

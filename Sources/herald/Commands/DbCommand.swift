@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import HeraldStore
+import PostgresClient
+
+struct DbCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Herald's own local PostgreSQL: status, start, stop, and how to connect.",
+        discussion: """
+            When neither HERALD_DATABASE_URL nor libpq's PG* variables name a server, Herald uses a private \
+            PostgreSQL cluster under its data directory ($HERALD_HOME, default ~/.local/share/herald; \
+            /var/lib/herald as root), created with initdb on first use, started on demand, listening only on a \
+            unix socket inside that directory (no TCP port), and migrated automatically. Any herald command starts \
+            it; `herald db stop` stops it. As root the server runs as the postgres user.
+
+            Example: psql "$(herald db url)"
+            """,
+        subcommands: [Status.self, Start.self, Stop.self, URLCommand.self])
+
+    /// The local database, or a usage error when a server is configured instead.
+    static func localOnly(_ verb: String) throws -> EmbeddedDatabase {
+        guard Environment.usesEmbeddedDatabase else {
+            throw InputError(
+                message: "a database is configured (HERALD_DATABASE_URL or PG* variables): `herald db \(verb)` manages only Herald's local PostgreSQL",
+                code: ExitStatus.usage)
+        }
+        return try EmbeddedDatabase(environment: Environment.values)
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Which database Herald uses, and its state.")
+        @OptionGroup var output: JSONFlag
+
+        struct JSON: Encodable {
+            let mode: String
+            let connection: String
+            var directory: String?
+            var initialized: Bool?
+            var running: Bool
+            var pid: Int32?
+            var appliedMigrations: Int?
+            var pendingMigrations: Int?
+        }
+
+        func run() throws {
+            try reportingFailures {
+                var status: JSON
+                if let configured = ConnectionConfiguration.fromEnvironment(Environment.values) {
+                    status = JSON(mode: "configured", connection: configured.redactedDescription, running: Connection.ping(configured) == .ok)
+                } else {
+                    let local = try EmbeddedDatabase(environment: Environment.values)
+                    status = JSON(
+                        mode: "local", connection: local.configuration.conninfo, directory: local.clusterDirectory.path,
+                        initialized: local.isInitialized, running: local.isRunning,
+                        pid: local.isRunning ? local.server.daemonProcessIdentifier : nil)
+                }
+                if status.running {
+                    let database = try HeraldDatabase(
+                        configuration: Environment.usesEmbeddedDatabase
+                            ? try EmbeddedDatabase(environment: Environment.values).configuration : try Environment.databaseConfiguration(),
+                        actor: Environment.actor)
+                    if let migrations = try? database.migrationStatus() {
+                        status.appliedMigrations = migrations.applied.count
+                        status.pendingMigrations = migrations.pending.count
+                    }
+                }
+                if output.json {
+                    try printJSON(status)
+                    return
+                }
+                print("database    \(status.mode == "local" ? "Herald's local PostgreSQL" : "configured by the environment")")
+                print("connection  \(status.connection)")
+                if let directory = status.directory { print("directory   \(directory)\(status.initialized == true ? "" : " (not created yet)")") }
+                print("running     \(status.running ? "yes" + (status.pid.map { " (pid \($0))" } ?? "") : "no")")
+                if let applied = status.appliedMigrations, let pending = status.pendingMigrations {
+                    print("migrations  \(applied) applied, \(pending) pending")
+                }
+            }
+        }
+    }
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create (on first use), start and migrate the local PostgreSQL.")
+
+        func run() throws {
+            try reportingFailures {
+                let local = try DbCommand.localOnly("start")
+                let notes = try local.prepare()
+                for note in notes { print(note) }
+                print("the local PostgreSQL is running: \(local.configuration.conninfo)")
+            }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop the local PostgreSQL (the next herald command starts it again).")
+
+        func run() throws {
+            try reportingFailures {
+                let local = try DbCommand.localOnly("stop")
+                print(try local.stop() ? "stopped the local PostgreSQL" : "the local PostgreSQL was not running")
+            }
+        }
+    }
+
+    struct URLCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "url", abstract: "Print a conninfo for the database Herald uses (psql accepts it).")
+
+        func run() throws {
+            try reportingFailures {
+                if let configured = ConnectionConfiguration.fromEnvironment(Environment.values) {
+                    print(configured.conninfo)
+                } else {
+                    print(try EmbeddedDatabase(environment: Environment.values).configuration.conninfo)
+                }
+            }
+        }
+    }
+}

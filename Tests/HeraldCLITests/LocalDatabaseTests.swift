@@ -1,0 +1,87 @@
+import Foundation
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+/// Nothing configured: Herald makes, starts and migrates its own PostgreSQL under HERALD_HOME.
+@Suite struct LocalDatabaseTests {
+    @Test func theLocalDatabaseIsCreatedStartedOnDemandStoppedAndReachableByItsURL() throws {
+        try withTemporaryDirectory { root in
+            let home = root.appendingPathComponent("home")
+            let herald = HeraldCLI(database: nil, environment: ["HERALD_HOME": home.path])
+            defer { _ = try? herald.run(["db", "stop"]) }
+
+            let first = try herald.succeed(["tenant", "list"])
+            #expect(first.stdout.contains("no tenants yet"))
+            #expect(first.stderr.contains("created a local PostgreSQL in \(home.path)/postgres"), "\(first)")
+            #expect(first.stderr.contains("applied 10 migration(s)"), "\(first)")
+            // Only a unix socket in its folder: no TCP.
+            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("postgres/.s.PGSQL.5432").path))
+
+            let status = try #require(
+                try JSONSerialization.jsonObject(with: Data(herald.succeed(["db", "status", "--json"]).stdout.utf8)) as? [String: Any])
+            #expect(status["mode"] as? String == "local")
+            #expect(status["running"] as? Bool == true)
+            #expect(status["pendingMigrations"] as? Int == 0)
+
+            // `db url` is a conninfo libpq (and so psql) accepts.
+            let url = try herald.succeed(["db", "url"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let connection = try Connection(configuration: ConnectionConfiguration(conninfo: url))
+            #expect(try connection.query("SELECT count(*) AS n FROM herald_migrations")[0].decode("n", as: Int.self) == 10)
+
+            #expect(try herald.succeed(["db", "stop"]).stdout.contains("stopped the local PostgreSQL"))
+            #expect(Connection.ping(ConnectionConfiguration(conninfo: url)) != .ok)
+            #expect(try herald.succeed(["db", "stop"]).stdout.contains("was not running"))
+            // The next command starts it again, with what was stored.
+            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
+            let again = try herald.succeed(["tenant", "list"])
+            #expect(again.stdout.contains("acme"))
+            #expect(try herald.succeed(["db", "start"]).stdout.contains("is running"))
+        }
+    }
+
+    @Test func dbStartRefusesWhenADatabaseIsConfigured() throws {
+        let herald = HeraldCLI(database: ConnectionConfiguration(conninfo: "host=/nonexistent dbname=x"))
+        let result = try herald.run(["db", "start"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("manages only Herald's local PostgreSQL"))
+    }
+
+    @Test func theDemoDoesItsWholeJobAndASecondRunChangesNothing() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database)
+                let first = try herald.succeed(["demo"], in: root)
+                for expected in [
+                    "1. campaigns: applied 5 change(s)", "+ campaign demo/weather/spring-sale (banner)",
+                    "2. delivery events: read 468 · inserted 468 · duplicate 0 · rejected 0",
+                    "3. published to public/: 13 written, 0 unchanged, 0 removed", "public/demo/weather/de/control.json",
+                    "stories           tour", "spring-sale  all.appVersionLessThan: build 3.1.0 is not below 3.0",
+                    "welcome      already seen (message key 2026/11/01)",
+                    "demo    weather  welcome      alert   60         48           12      36          0.2500              60",
+                ] {
+                    #expect(first.stdout.contains(expected), "missing \(expected)\n\(first)")
+                }
+                let site = root.appendingPathComponent("public")
+                let control = try JSONSerialization.jsonObject(with: Data(contentsOf: site.appendingPathComponent("demo/weather/de/control.json")))
+                #expect((control as? [String: Any])?["spring-sale"] != nil)
+                func mtimes() throws -> [String: Date] {
+                    var result: [String: Date] = [:]
+                    for path in try FileManager.default.subpathsOfDirectory(atPath: site.path) {
+                        result[path] = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent(path).path)[.modificationDate] as? Date
+                    }
+                    return result
+                }
+                let before = try mtimes()
+
+                let second = try herald.succeed(["demo"], in: root)
+                #expect(second.stdout.contains("1. campaigns: up to date (no changes)"), "\(second)")
+                #expect(second.stdout.contains("read 468 · inserted 0 · duplicate 468 · rejected 0"))
+                #expect(second.stdout.contains("0 written, 13 unchanged, 0 removed"))
+                #expect(try mtimes() == before)
+                let connection = try Connection(configuration: database)
+                #expect(try connection.query("SELECT count(*) AS n FROM delivery_events")[0].decode("n", as: Int.self) == 468)
+            }
+        }
+    }
+}

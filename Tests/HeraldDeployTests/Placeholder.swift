@@ -1,1 +1,0 @@
-// Replaced by the compose and static-host tests.
