@@ -31,14 +31,20 @@ enum NginxConfig {
         }.joined(separator: "\n")
     }
 
+    /// A simple directive `name args;` at the start of a statement (after `{`, `}`, `;` or
+    /// the start of the text): $1 is the whitespace before it, $2 its arguments.
+    static func directivePattern(_ name: String) -> String {
+        "(?:\\A|(?<=[{};]))(\\s*)" + NSRegularExpression.escapedPattern(for: name) + "\\s+([^;{}]*);"
+    }
+
     /// Every `name value…;` directive with this name, at any depth, as its argument text.
     static func directives(_ name: String, in text: String) -> [String] {
-        let pattern = "(?:^|[\\s{;])" + NSRegularExpression.escapedPattern(for: name) + "\\s+([^;{}]*);"
+        let pattern = directivePattern(name)
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         let clean = withoutComments(text)
         let range = NSRange(clean.startIndex..., in: clean)
         return regex.matches(in: clean, range: range).compactMap { match in
-            Range(match.range(at: 1), in: clean).map { clean[$0].trimmingCharacters(in: .whitespacesAndNewlines) }
+            Range(match.range(at: 2), in: clean).map { clean[$0].trimmingCharacters(in: .whitespacesAndNewlines) }
         }
     }
 

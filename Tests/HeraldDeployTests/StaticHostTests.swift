@@ -134,7 +134,7 @@ final class NginxUnderTest {
         _ = try NginxConfig.root(shipped)
         var text = shipped
         for (name, value) in [("listen", "127.0.0.1:\(port)"), ("root", "\"\(root.path)\"")] {
-            let regex = try NSRegularExpression(pattern: "(^|[\\s{;])\(name)\\s+[^;{}]*;")
+            let regex = try NSRegularExpression(pattern: NginxConfig.directivePattern(name))
             text = regex.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text),
                 withTemplate: "$1\(name) \(NSRegularExpression.escapedTemplate(for: value));")
@@ -207,7 +207,7 @@ final class NginxUnderTest {
                 return
             }
             if process.isRunning {
-                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
             }
             process.waitUntilExit()
             let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
@@ -216,9 +216,12 @@ final class NginxUnderTest {
         }
     }
 
+    /// SIGKILL, not SIGTERM: nginx without a master process never unblocks signals, and it
+    /// inherits the test thread's mask, in which SIGTERM is blocked. A single process with no
+    /// workers and nothing to flush (access_log off) loses nothing to it.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

@@ -1,0 +1,36 @@
+# The herald CLI in a small image, for docker-compose.yml's publisher (its `command` runs
+# `herald migrate`, then `herald publish` in a loop; no ENTRYPOINT, so any herald command
+# works: `docker compose run --rm publisher herald campaign list --tenant acme`).
+
+# --- build -----------------------------------------------------------------------------------
+FROM swift:6.3-bookworm AS build
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq-dev pkg-config \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Dependencies first, so that a source edit does not fetch them again.
+# (Package.resolved is optional: the glob lets a checkout without it build.)
+COPY Package.swift Package.resolved* ./
+RUN swift package resolve
+# Only what the build reads: never a host's .build/ or .herald-dev/ database.
+COPY Plugins ./Plugins
+COPY Sources ./Sources
+COPY Tests ./Tests
+COPY migrations ./migrations
+# The Swift runtime and Foundation linked in, so the runtime image needs no Swift toolchain.
+RUN swift build -c release --product herald --static-swift-stdlib \
+    && install -D -m 0755 "$(swift build -c release --show-bin-path)/herald" /out/herald
+
+# --- run -------------------------------------------------------------------------------------
+FROM debian:bookworm-slim
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libstdc++6 ca-certificates tzdata \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /srv/site --shell /usr/sbin/nologin herald \
+    && install -d -o herald -g herald -m 0755 /srv/site
+COPY --from=build /out/herald /usr/local/bin/herald
+# A fresh named volume mounted at /srv/site takes this directory's owner, so herald can
+# write there; the files it publishes are 0644, readable by nginx.
+USER herald
+WORKDIR /srv/site
+CMD ["herald", "--help"]
