@@ -25,10 +25,30 @@ struct CampaignLoader {
         guard !rows.isEmpty else { return [] }
         let ids = try rows.map { try $0.decode("id", as: Int64.self) }
         let idList = ids.map(String.init)
-        let conditions = try loadConditions(idList)
-        var content = try loadBanners(idList)
-        content.merge(try loadAlerts(idList)) { $1 }
-        content.merge(try loadStories(idList)) { $1 }
+        // Four fixed queries, one after another on the connection; their rows are then
+        // decoded on every core at once (decoding, not the server, is most of the time).
+        let fetched = try [
+            Self.conditionsSQL, Self.bannersSQL, Self.alertsSQL, Self.storiesSQL,
+        ].map { try connection.query($0, [idList]) }
+        let decoded = DecodedParts()
+        DispatchQueue.concurrentPerform(iterations: 4) { part in
+            decoded.set(part) {
+                switch part {
+                case 0: .conditions(try Self.decodeConditions(fetched[0]))
+                case 1: .content(try Self.decodeBanners(fetched[1]))
+                case 2: .content(try Self.decodeAlerts(fetched[2]))
+                default: .content(try Self.decodeStories(fetched[3]))
+                }
+            }
+        }
+        var conditions: [Int64: [Condition]] = [:]
+        var content: ContentByCampaign = [:]
+        for part in try decoded.results() {
+            switch part {
+            case .conditions(let found): conditions = found
+            case .content(let found): content.merge(found) { $1 }
+            }
+        }
 
         return try rows.map { row in
             let id: Int64 = try row.decode("id")
@@ -50,13 +70,13 @@ struct CampaignLoader {
         }
     }
 
-    private func loadConditions(_ ids: [String]) throws -> [Int64: [Condition]] {
-        let rows = try connection.query(
-            """
-            SELECT campaign_id, grp::text AS grp, type, value::text AS value
-            FROM campaign_conditions WHERE campaign_id = ANY($1::bigint[])
-            ORDER BY campaign_id, grp, type
-            """, [ids])
+    static let conditionsSQL = """
+        SELECT campaign_id, grp::text AS grp, type, value::text AS value
+        FROM campaign_conditions WHERE campaign_id = ANY($1::bigint[])
+        ORDER BY campaign_id, grp, type
+        """
+
+    private static func decodeConditions(_ rows: QueryResult) throws -> [Int64: [Condition]] {
         var result: [Int64: [Condition]] = [:]
         for row in rows {
             let group: ConditionGroup = try decodeEnum(row, "grp")
@@ -67,18 +87,18 @@ struct CampaignLoader {
         return result
     }
 
-    private typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
+    typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
 
-    private func loadBanners(_ ids: [String]) throws -> ContentByCampaign {
-        let rows = try connection.query(
-            """
-            SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
-                   v.height::float8 AS height, v.origin::text AS origin
-            FROM banner_contents b
-            JOIN banner_views v USING (tenant_id, campaign_id, locale)
-            WHERE b.campaign_id = ANY($1::bigint[])
-            ORDER BY b.campaign_id, b.locale, v.position
-            """, [ids])
+    static let bannersSQL = """
+        SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
+               v.height::float8 AS height, v.origin::text AS origin
+        FROM banner_contents b
+        JOIN banner_views v USING (tenant_id, campaign_id, locale)
+        WHERE b.campaign_id = ANY($1::bigint[])
+        ORDER BY b.campaign_id, b.locale, v.position
+        """
+
+    private static func decodeBanners(_ rows: QueryResult) throws -> ContentByCampaign {
         var entries: [Int64: [LocaleTag: Slug]] = [:]
         var views: [Int64: [LocaleTag: [BannerView]]] = [:]
         for row in rows {
@@ -107,12 +127,12 @@ struct CampaignLoader {
         return result
     }
 
-    private func loadAlerts(_ ids: [String]) throws -> ContentByCampaign {
-        let rows = try connection.query(
-            """
-            SELECT campaign_id, locale, title, message, action_url, action_button
-            FROM alert_contents WHERE campaign_id = ANY($1::bigint[])
-            """, [ids])
+    static let alertsSQL = """
+        SELECT campaign_id, locale, title, message, action_url, action_button
+        FROM alert_contents WHERE campaign_id = ANY($1::bigint[])
+        """
+
+    private static func decodeAlerts(_ rows: QueryResult) throws -> ContentByCampaign {
         var result: ContentByCampaign = [:]
         for row in rows {
             let alert = AlertContent(
@@ -126,16 +146,16 @@ struct CampaignLoader {
         return result
     }
 
-    private func loadStories(_ ids: [String]) throws -> ContentByCampaign {
-        let rows = try connection.query(
-            """
-            SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
-                   p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
-            FROM story_contents s
-            LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
-            WHERE s.campaign_id = ANY($1::bigint[])
-            ORDER BY s.campaign_id, s.locale, p.position
-            """, [ids])
+    static let storiesSQL = """
+        SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
+               p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
+        FROM story_contents s
+        LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
+        WHERE s.campaign_id = ANY($1::bigint[])
+        ORDER BY s.campaign_id, s.locale, p.position
+        """
+
+    private static func decodeStories(_ rows: QueryResult) throws -> ContentByCampaign {
         var result: ContentByCampaign = [:]
         var stories: [Int64: [LocaleTag: StoryContent]] = [:]
         for row in rows {
@@ -159,5 +179,27 @@ struct CampaignLoader {
             for (locale, story) in byLocale { result[id, default: [:]][locale] = .story(story) }
         }
         return result
+    }
+}
+
+/// The four decoded parts of a load, each set by one concurrent iteration.
+private final class DecodedParts: @unchecked Sendable {
+    enum Part {
+        case conditions([Int64: [Condition]])
+        case content(CampaignLoader.ContentByCampaign)
+    }
+
+    private let lock = NSLock()
+    private var parts: [Int: Result<Part, any Error>] = [:]
+
+    func set(_ index: Int, _ make: () throws -> Part) {
+        let result = Result { try make() }
+        lock.withLock { parts[index] = result }
+    }
+
+    /// In order; the first failure is thrown.
+    func results() throws -> [Part] {
+        let ordered = lock.withLock { parts.sorted { $0.key < $1.key }.map(\.value) }
+        return try ordered.map { try $0.get() }
     }
 }
