@@ -1,6 +1,6 @@
 import Foundation
 import HeraldTestSupport
-import PostgresClient
+@testable import PostgresClient
 import Testing
 
 @Suite struct ConnectionTests {
@@ -37,6 +37,21 @@ import Testing
         #expect(urlError?.message.contains("hunter2-secret") == false)
         #expect(url.redactedDescription.contains("hunter2-secret") == false)
         #expect(url.redactedDescription.contains("dbname=heraldprod"))
+        // A quoted password with spaces and quotes: no part of it shows.
+        let spaced = ConnectionConfiguration(
+            keywords: ["host": "/tmp/herald-no-such-dir", "dbname": "heraldprod", "password": "correct horse 'battery' staple"])
+        let spacedError = #expect(throws: PostgresError.self) { try Connection(configuration: spaced) }
+        for word in ["correct", "horse", "battery", "staple"] {
+            #expect(spacedError?.message.contains(word) == false, "\(word)")
+        }
+    }
+
+    @Test func passwordsAreMaskedInAnyMessageThatRepeatsThem() {
+        let text = "failed: password='correct horse \\'battery\\' staple' user=bob; url postgresql://bob:pw%201@h/db; password=plain next"
+        let masked = Connection.redactPasswords(text, known: "another-known")
+        #expect(!masked.contains("horse") && !masked.contains("staple") && !masked.contains("plain") && !masked.contains("pw%201"), "\(masked)")
+        #expect(masked.contains("user=bob") && masked.contains("next"), "\(masked)")
+        #expect(Connection.redactPasswords("the server said hunter2 is wrong", known: "hunter2") == "the server said *** is wrong")
     }
 
     @Test func transactionsCommitRollBackAndNest() throws {

@@ -29,7 +29,7 @@ public final class Connection {
             PQfinish(handle)
             throw PostgresError(
                 kind: .connection,
-                message: "cannot connect to \(configuration.redactedDescription): \(Self.redactPasswords(reason))")
+                message: "cannot connect to \(configuration.redactedDescription): \(Self.redactPasswords(reason, known: configuration.password))")
         }
         self.handle = handle
         // Server notices (e.g. "already a member of role") are not ours to print.
@@ -222,8 +222,12 @@ public final class Connection {
     }
 
     /// libpq's messages can echo the conninfo; keep any password out of them.
-    static func redactPasswords(_ text: String) -> String {
-        guard let regex = try? NSRegularExpression(pattern: "(password\\s*=\\s*)(\\S+)|(://[^:/@\\s]*:)([^@\\s]*)(@)") else {
+    /// `text` with passwords masked: `password=…` (quoted values with spaces included), the
+    /// password part of URLs, and the configured password itself wherever it appears.
+    static func redactPasswords(_ text: String, known: String? = nil) -> String {
+        var text = text
+        if let known, !known.isEmpty { text = text.replacingOccurrences(of: known, with: "***") }
+        guard let regex = try? NSRegularExpression(pattern: "(password\\s*=\\s*)('(?:[^'\\\\]|\\\\.)*'|\\S+)|(://[^:/@\\s]*:)([^@\\s]*)(@)") else {
             return text
         }
         let range = NSRange(text.startIndex..., in: text)

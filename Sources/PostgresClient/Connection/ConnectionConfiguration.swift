@@ -33,6 +33,9 @@ public struct ConnectionConfiguration: Sendable, Equatable {
     }
 
     /// host, port, database and user as libpq will use them; never the password.
+    /// The password the conninfo carries, if any (never printed: used to mask it in messages).
+    var password: String? { parsedOptions()["password"].flatMap { $0.isEmpty ? nil : $0 } }
+
     public var redactedDescription: String {
         var options = parsedOptions()
         let wanted = ["host", "hostaddr", "port", "dbname", "user"]
