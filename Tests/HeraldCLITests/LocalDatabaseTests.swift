@@ -1,5 +1,6 @@
 import Foundation
 import HeraldTestSupport
+import HeraldStore
 import PostgresClient
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
             let first = try herald.succeed(["tenant", "list"])
             #expect(first.stdout.contains("no tenants yet"))
             #expect(first.stderr.contains("created a local PostgreSQL in \(home.path)/postgres"), "\(first)")
-            #expect(first.stderr.contains("applied 10 migration(s)"), "\(first)")
+            #expect(first.stderr.contains("applied \(Migration.bundled.count) migration(s)"), "\(first)")
             // Only a unix socket in its folder: no TCP.
             #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("postgres/.s.PGSQL.5432").path))
 
@@ -27,7 +28,7 @@ import Testing
             // `db url` is a conninfo libpq (and so psql) accepts.
             let url = try herald.succeed(["db", "url"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let connection = try Connection(configuration: ConnectionConfiguration(conninfo: url))
-            #expect(try connection.query("SELECT count(*) AS n FROM herald_migrations")[0].decode("n", as: Int.self) == 10)
+            #expect(try connection.query("SELECT count(*) AS n FROM herald_migrations")[0].decode("n", as: Int.self) == Migration.bundled.count)
 
             #expect(try herald.succeed(["db", "stop"]).stdout.contains("stopped the local PostgreSQL"))
             #expect(Connection.ping(ConnectionConfiguration(conninfo: url)) != .ok)

@@ -115,3 +115,33 @@ final class Outcomes: @unchecked Sendable {
     func add(_ value: Int) { lock.withLock { storage.append(value) } }
     var values: [Int] { lock.withLock { storage } }
 }
+
+@Suite struct VersionRuleInTheDatabaseTests {
+    /// Rows written around Herald are held to HeraldCore's Version rule: parts of at most 18
+    /// digits, no leading zeros.
+    @Test func conditionVersionsFollowTheSameRuleAsHeraldCore() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            let seeded = try StoreFixtures.seedTwoTenants(database)
+            let alert = try #require(seeded.acmeCampaigns.first { $0.spec.kind == .alert })
+            func insert(_ version: String) -> Bool {
+                (try? database.asOperator { session in
+                    try session.connection.execute(
+                        """
+                        INSERT INTO campaign_conditions (tenant_id, campaign_id, kind, grp, type, value)
+                        VALUES ($1, $2, 'alert', 'all', 'maxAppVersion', to_jsonb($3::text))
+                        ON CONFLICT (tenant_id, campaign_id, grp, type) DO UPDATE SET value = excluded.value
+                        """, [seeded.acme.id, alert.id, version])
+                }) != nil
+            }
+            for good in ["0", "2.4", "2.10.0", String(repeating: "9", count: 18)] { #expect(insert(good), "\(good)") }
+            for bad in ["2.04", "01", String(repeating: "9", count: 19), "1." + String(repeating: "1", count: 19), "2..4", ""] {
+                #expect(!insert(bad), "\(bad)")
+            }
+            let domain = try database.connection.query(
+                "SELECT '2.4'::version_text IS NOT NULL AS ok")[0].decode("ok", as: Bool.self)
+            #expect(domain)
+            #expect(throws: PostgresError.self) { try database.connection.query("SELECT '2.04'::version_text") }
+        }
+    }
+}

@@ -229,4 +229,16 @@ import Testing
         #expect(configuration.redactedDescription.contains("user=a b"))
         #expect(!configuration.redactedDescription.contains("slash"))
     }
+
+    @Test func aNestedSyncCallRunsInsteadOfDeadlocking() throws {
+        try withTestDatabase { configuration in
+            let queue = try ConnectionQueue(configuration: configuration)
+            let value = try queue.sync { outer in
+                try queue.sync { inner in
+                    try inner.query("SELECT 41 + 1 AS n")[0].decode("n", as: Int.self)
+                } + (try outer.query("SELECT 0 AS z")[0].decode("z", as: Int.self))
+            }
+            #expect(value == 42)
+        }
+    }
 }

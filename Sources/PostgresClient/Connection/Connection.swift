@@ -67,7 +67,7 @@ public final class Connection {
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
         let texts = parameters.map(\.postgresText)
-        let result = withCStrings(texts) { pointers in
+        let result = try withCStrings(texts) { pointers in
             PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
         return try consume(result)
@@ -180,7 +180,7 @@ public final class Connection {
     /// `COPY … FROM STDIN` (text format): `write` sends rows through the writer. Returns rows copied.
     @discardableResult
     public func copyIn(_ sql: String, _ write: (CopyWriter) throws -> Void) throws -> Int {
-        let start = withCStrings([]) { pointers in
+        let start = try withCStrings([]) { pointers in
             PQexecParams(handle, sql, 0, nil, pointers, nil, nil, 0)
         }
         guard let start else { throw connectionError() }
@@ -303,9 +303,13 @@ public final class CopyWriter {
 }
 
 /// Calls `body` with C strings for `texts` that stay alive for the whole call (nil = NULL).
-func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> R) rethrows -> R {
+func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> R) throws -> R {
     var owned: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
     defer { for pointer in owned { free(pointer) } }
+    // A failed copy would go out as NULL: refuse instead of sending a different value.
+    for (text, pointer) in zip(texts, owned) where text != nil && pointer == nil {
+        throw PostgresError(kind: .usage, message: "out of memory while preparing query parameters")
+    }
     return try owned.withUnsafeMutableBufferPointer { buffer in
         try body(buffer.map { $0.map { UnsafePointer($0) } })
     }

@@ -6,14 +6,19 @@ public final class ConnectionQueue: @unchecked Sendable {
     // Invariant behind @unchecked Sendable: `connection` is used only inside `queue`.
     private let connection: Connection
     private let queue = DispatchQueue(label: "herald.postgres.connection")
+    /// Marks the queue, so a call made from inside it runs at once instead of deadlocking.
+    private let onQueue = DispatchSpecificKey<Bool>()
 
     public init(configuration: ConnectionConfiguration) throws {
         connection = try Connection(configuration: configuration)
+        queue.setSpecific(key: onQueue, value: true)
     }
 
-    /// Runs `body` on the connection's queue and waits (for synchronous callers).
+    /// Runs `body` on the connection's queue and waits (for synchronous callers). Called from
+    /// inside a body already on the queue, it runs there directly (a nested use, not a deadlock).
     public func sync<T>(_ body: (Connection) throws -> T) throws -> T {
-        try queue.sync { try body(connection) }
+        if DispatchQueue.getSpecific(key: onQueue) == true { return try body(connection) }
+        return try queue.sync { try body(connection) }
     }
 
     /// Runs `body` on the connection's queue; the awaiting task's thread is free meanwhile.
