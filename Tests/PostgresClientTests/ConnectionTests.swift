@@ -159,20 +159,20 @@ import Testing
         }
     }
 
-    @Test func copyInCarriesEveryByteValueIntoBytea() throws {
+    @Test func binaryCopyCarriesRawBytesAndNulls() throws {
         try withTestDatabase { configuration in
             let connection = try Connection(configuration: configuration)
             try connection.execute("CREATE TABLE b (name text, content bytea)")
             let everyByte = (0...255).map(UInt8.init)
-            let rows: [(String, [UInt8])] = [("all", everyByte), ("empty", []), ("tab\tname", Array("\\x00\n".utf8))]
-            let copied = try connection.copyIn("COPY b (name, content) FROM STDIN") { writer in
-                for (name, bytes) in rows { try writer.writeRow([name], bytea: bytes) }
+            let copied = try connection.copyInBinary("COPY b (name, content) FROM STDIN WITH (FORMAT binary)") { writer in
+                try writer.writeRow([Array("all ünï\t".utf8), everyByte])
+                try writer.writeRow([Array("empty".utf8), []])
+                try writer.writeRow([Array("null".utf8), nil])
             }
             #expect(copied == 3)
-            let back = try connection.query("SELECT name, content FROM b ORDER BY name")
-            let decoded = try back.map { (try $0.decode("name", as: String.self), [UInt8](try $0.decode("content", as: Data.self))) }
-            #expect(decoded.map(\.0) == ["all", "empty", "tab\tname"])
-            #expect(decoded.map(\.1) == [everyByte, [], Array("\\x00\n".utf8)])
+            let rows = try connection.query("SELECT name, content FROM b ORDER BY name")
+            #expect(try rows.map { try $0.decode("name", as: String.self) } == ["all ünï\t", "empty", "null"])
+            #expect(try rows.map { try $0.decode("content", as: Data?.self).map { [UInt8]($0) } } == [everyByte, [], nil])
         }
     }
 

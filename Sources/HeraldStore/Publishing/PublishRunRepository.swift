@@ -60,11 +60,11 @@ public struct PublishRunRepository {
                 .map { try $0.decode("digest", as: String.self) })
         let missing = digests.filter { !present.contains($0) }.sorted()
         guard !missing.isEmpty else { return }
-        // COPY: megabytes of content go in as a stream, not as SQL literals. Publishes hold
+        // Binary COPY: megabytes of content go in as a stream of raw bytes, not as SQL literals. Publishes hold
         // an advisory lock, so no other run inserts the same digests meanwhile.
-        try connection.copyIn("COPY publish_blobs (digest, content) FROM STDIN") { writer in
+        try connection.copyInBinary("COPY publish_blobs (digest, content) FROM STDIN WITH (FORMAT binary)") { writer in
             for digest in missing {
-                try writer.writeRow([digest], bytea: blobs[digest] ?? [])
+                try writer.writeRow([Array(digest.utf8), blobs[digest] ?? []])
             }
         }
     }

@@ -252,24 +252,6 @@ public final class CopyWriter {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    /// One row whose last column is a bytea, hex-encoded straight into the buffer (published
-    /// files go in by the thousand; no intermediate string per file).
-    public func writeRow(_ values: [String?], bytea: [UInt8]) throws {
-        appendFields(values)
-        if !values.isEmpty { buffer.append(UInt8(ascii: "\t")) }
-        // `\x` + hex digits; the backslash itself is escaped in COPY's text format.
-        buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "x")])
-        buffer.reserveCapacity(buffer.count + bytea.count * 2 + 1)
-        for byte in bytea {
-            buffer.append(Self.hexDigits[Int(byte >> 4)])
-            buffer.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 16 { try flush() }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     private func appendFields(_ values: [String?]) {
         for (index, value) in values.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: "\t")) }
