@@ -2,6 +2,10 @@
 public enum JSONText {
     /// A JSON string literal: `"` `\` and control characters escaped, everything else as is (UTF-8).
     public static func quoted(_ text: String) -> String {
+        // Most text needs no escape at all (one pass over the bytes says so).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -63,9 +63,21 @@ extension Data: PostgresEncodable {
 
 extension Array: PostgresEncodable where Element == String {
     /// A text[] literal: every element double-quoted, `"` and `\` escaped.
+    /// Built byte by byte: publishes send arrays of tens of thousands of ids.
     public var postgresText: String? {
-        "{" + map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}"
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(2 + reduce(0) { $0 + $1.utf8.count + 3 })
+        for (index, element) in enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            for byte in element.utf8 {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
