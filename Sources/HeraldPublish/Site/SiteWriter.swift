@@ -67,15 +67,18 @@ public struct SiteWriter: Sendable {
         // Compare everything first: when nothing differs, nothing is touched, not even the manifest.
         var outcome = Outcome()
         var manifest = SiteManifest(apps: previous.apps.filter { !inScope($0.key) })
-        var changed: [(SiteFile, URL)] = []
-        let checked = try Self.inParallel(files) { file, checkedDirectories -> (url: URL, same: Bool) in
+        var changed: [(file: SiteFile, url: URL, missing: Bool)] = []
+        let checked = try Self.inParallel(files) { file, checkedDirectories -> (url: URL, same: Bool, missing: Bool) in
             let url = try location(of: file.path, checked: &checkedDirectories)
-            let existing = Self.readIfRegular(url.path, expectedSize: file.bytes.count)
-            return (url, existing == file.bytes)
+            if let existing = Self.readIfRegular(url.path, expectedSize: file.bytes.count) {
+                return (url, existing == file.bytes, false)
+            }
+            var info = stat()
+            return (url, false, lstat(url.path, &info) != 0 && errno == ENOENT)
         }
         for (file, result) in zip(files, checked) {
             let path = file.path.description
-            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.url)) }
+            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.url, result.missing)) }
             manifest.apps[SiteManifest.appFolder(of: path), default: SiteManifest.AppFiles()].files[path] = file.digest
         }
         var stale: [String] = []
@@ -98,13 +101,17 @@ public struct SiteWriter: Sendable {
         // Announce intent first (a small marker with the paths the manifest does not know
         // yet): if this run dies half-way, the next one can clean up after it.
         var newPaths = ""
-        for (file, _) in changed where previous[file.path.description] == nil {
-            newPaths += file.path.description + "\n"
+        for item in changed where previous[item.file.path.description] == nil {
+            newPaths += item.file.path.description + "\n"
         }
         try atomicWrite(Array(newPaths.utf8), to: URL(fileURLWithPath: markerPath))
 
-        _ = try Self.inParallel(changed) { item, _ in try atomicWrite(item.0.bytes, to: item.1) }
-        outcome.written = changed.map { $0.0.path.description }
+        _ = try Self.inParallel(changed) { item, _ in
+            // A new file can appear whole in one step, with no temp name: cheaper than rename.
+            if item.missing, try Self.createWhole(item.file.bytes, at: item.url.path) { return }
+            try atomicWrite(item.file.bytes, to: item.url)
+        }
+        outcome.written = changed.map { $0.file.path.description }
         for path in stale {
             let url = root.appendingPathComponent(path)
             guard isRegularFile(url) else { continue }
@@ -258,6 +265,35 @@ public struct SiteWriter: Sendable {
     private func isRegularFile(_ url: URL) -> Bool {
         var info = stat()
         return lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// A file that does not exist yet, made whole before it has a name (Linux O_TMPFILE, then
+    /// linkat): no reader can see it half-written, and no temp name is left by a killed run.
+    /// False when this system or filesystem cannot (or the name appeared meanwhile): then the
+    /// caller writes a temp file and renames it.
+    private static func createWhole(_ bytes: [UInt8], at target: String) throws -> Bool {
+        #if os(Linux) && arch(x86_64)
+            let oTmpfile: Int32 = 0o20_000_000 | O_DIRECTORY  // __O_TMPFILE | O_DIRECTORY on x86_64
+            let slash = target.lastIndex(of: "/") ?? target.startIndex
+            let descriptor = open(String(target[..<slash]), oTmpfile | O_WRONLY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            var offset = 0
+            while offset < bytes.count {
+                let wrote = bytes.withUnsafeBytes { buffer in
+                    buffer.baseAddress.map { write(descriptor, $0 + offset, bytes.count - offset) } ?? -1
+                }
+                guard wrote > 0 else { throw WriteError(description: "cannot write \(target): \(String(cString: strerror(errno)))") }
+                offset += wrote
+            }
+            // Through /proc/self/fd: linkat with AT_EMPTY_PATH would need a capability.
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 else {
+                return false
+            }
+            return true
+        #else
+            return false
+        #endif
     }
 
     /// Temp file beside the target, then rename(2): atomic on one filesystem.
