@@ -36,6 +36,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        (["events", "ingest", "/nonexistent/events.ndjson"], Int32(64), "cannot read /nonexistent/events.ndjson"),
+        (["events", "ingest", "-", "--format", "xml"], 64, "--format must be ndjson or csv"),
+        (["events", "ingest", "-", "--batch-size", "0"], 64, "--batch-size must be at least 1"),
+        (["events", "prune", "--before", "2026-13-01"], 64, "--before must be a day"),
+        (["report", "daily", "--since", "yesterday"], 64, "--since must be a day"),
+        (["report", "campaigns", "--since", "2026-02-01", "--until", "2026-01-01"], 64, "is after --until"),
+        (["report", "daily", "--tenant", "Acme Co"], 65, "\"Acme Co\""),
+        (["tenant", "grant-reporting", "acme", "--role", "Bad Name"], 65, "invalid reporting role name"),
+        (["tenant", "grant-reporting", "acme", "--role", "postgres"], 65, "is not a Herald reporting role"),
+        (["tenant", "grant-reporting", "nope", "--role", "nope_analyst"], 65, "nope"),
+        (["tenant", "revoke-reporting", "nope", "--role", "nope_analyst"], 65, "nope"),
+    ])
+    func eventAndReportingInputIsCheckedAndChangesNothing(_ arguments: [String], _ status: Int32, _ message: String) throws {
+        try expectRefusal(arguments, status: status, saying: [message])
+    }
+
     @Test func badSlugNamesTheValue() throws {
         try expectRefusal(["tenant", "create", "Acme Co", "--name", "X"], status: 65, saying: ["\"Acme Co\""])
     }
