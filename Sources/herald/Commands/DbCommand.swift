@@ -46,24 +46,22 @@ struct DbCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 var status: JSON
+                let configuration: ConnectionConfiguration
                 if let configured = ConnectionConfiguration.fromEnvironment(Environment.values) {
+                    configuration = configured
                     status = JSON(mode: "configured", connection: configured.redactedDescription, running: Connection.ping(configured) == .ok)
                 } else {
                     let local = try EmbeddedDatabase(environment: Environment.values)
+                    configuration = local.configuration
                     status = JSON(
                         mode: "local", connection: local.configuration.conninfo, directory: local.clusterDirectory.path,
                         initialized: local.isInitialized, running: local.isRunning,
                         pid: local.isRunning ? local.server.daemonProcessIdentifier : nil)
                 }
-                if status.running {
-                    let database = try HeraldDatabase(
-                        configuration: Environment.usesEmbeddedDatabase
-                            ? try EmbeddedDatabase(environment: Environment.values).configuration : try Environment.databaseConfiguration(),
-                        actor: Environment.actor)
-                    if let migrations = try? database.migrationStatus() {
-                        status.appliedMigrations = migrations.applied.count
-                        status.pendingMigrations = migrations.pending.count
-                    }
+                // Migrations, when the server answers (status never starts or creates anything).
+                if status.running, let migrations = try? HeraldDatabase(configuration: configuration, actor: Environment.actor).migrationStatus() {
+                    status.appliedMigrations = migrations.applied.count
+                    status.pendingMigrations = migrations.pending.count
                 }
                 if output.json {
                     try printJSON(status)
