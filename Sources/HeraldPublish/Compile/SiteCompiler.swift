@@ -45,7 +45,7 @@ public struct SiteCompiler: Sendable {
         let work = pairs
         // Apps compile independently: spread them over the cores, each into its own slot, and
         // join the slots in app order, so the result is the same as compiling one by one.
-        let slots = SlotArray<CompiledSite>(count: work.count)
+        let slots = ConcurrentSlots<CompiledSite>(count: work.count)
         DispatchQueue.concurrentPerform(iterations: work.count) { index in
             var part = CompiledSite()
             compile(work[index].0, of: work[index].1, at: at, into: &part)
@@ -207,21 +207,4 @@ public struct SiteCompiler: Sendable {
         if let title = story.pushTitle { fields["ios_title"] = .string(title) }
         return .object(fields)
     }
-}
-
-/// Fixed slots written by concurrent iterations, each index by exactly one of them.
-private final class SlotArray<Element>: @unchecked Sendable {
-    private var slots: [Element?]
-    private let lock = NSLock()
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    subscript(index: Int) -> Element? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
-    }
-
-    var values: [Element] { lock.withLock { slots.compactMap { $0 } } }
 }

@@ -137,7 +137,7 @@ public struct SiteWriter: Sendable {
         _ items: [Item], _ body: @Sendable (Item, inout Set<String>) throws -> Result
     ) throws -> [Result] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 64))
-        let slots = ResultSlots<Result>(count: workers)
+        let slots = ConcurrentSlots<Swift.Result<[Result], any Error>>(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let range = (items.count * worker / workers)..<(items.count * (worker + 1) / workers)
             var checked: Set<String> = []
@@ -145,9 +145,9 @@ public struct SiteWriter: Sendable {
             results.reserveCapacity(range.count)
             do {
                 for index in range { results.append(try body(items[index], &checked)) }
-                slots.set(worker, .success(results))
+                slots[worker] = .success(results)
             } catch {
-                slots.set(worker, .failure(error))
+                slots[worker] = .failure(error)
             }
         }
         var all: [Result] = []
@@ -167,20 +167,14 @@ public struct SiteWriter: Sendable {
             let manifest = SiteManifest.parse(bytes), manifest.complete
         else { return nil }
         guard let digest = manifest.archiveDigest else { return nil }
-        // Every listed file still there? Checked on both halves of the list at once.
+        // Every listed file still there (a regular file)? Checked on every core.
         let paths = manifest.apps.values.flatMap { $0.files.keys }
         let rootPath = root.path
-        let missing = ManagedCounter()
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            for index in stride(from: half, to: paths.count, by: 2) {
-                var info = stat()
-                if lstat(rootPath + "/" + paths[index], &info) != 0 || info.st_mode & S_IFMT != S_IFREG {
-                    missing.increment()
-                    return
-                }
-            }
+        let present = try? Self.inParallel(paths) { path, _ in
+            var info = stat()
+            return lstat(rootPath + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         }
-        return missing.value == 0 ? (manifest, digest) : nil
+        return present?.allSatisfy { $0 } == true ? (manifest, digest) : nil
     }
 
     /// The manifest of what is published here now.
@@ -349,26 +343,4 @@ public struct SiteWriter: Sendable {
             current = current.deletingLastPathComponent()
         }
     }
-}
-
-/// One result per worker of `inParallel`, each set by exactly one worker.
-private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Swift.Result<[Value], any Error>?]
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ value: Swift.Result<[Value], any Error>) { lock.withLock { slots[index] = value } }
-
-    var values: [Swift.Result<[Value], any Error>] { lock.withLock { slots.compactMap { $0 } } }
-}
-
-/// A counter shared by the two halves of the existence check.
-private final class ManagedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }

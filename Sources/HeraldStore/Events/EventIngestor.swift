@@ -69,7 +69,7 @@ public final class EventIngestor {
         for record in records {
             switch record.event {
             case .failure(let problem):
-                rejections.append(EventRejection(line: record.line, reason: problem.description, text: record.text))
+                rejections.append(Self.rejection(record, problem.description))
             case .success(let event):
                 var outcome = targets.resolve(event)
                 if case .failure = outcome, !refreshed {
@@ -80,7 +80,7 @@ public final class EventIngestor {
                 }
                 switch outcome {
                 case .success(let ids): resolved.append((record, event, ids))
-                case .failure(let problem): rejections.append(rejection(record, event, problem.description))
+                case .failure(let problem): rejections.append(Self.rejection(record, problem.description))
                 }
             }
         }
@@ -99,7 +99,7 @@ public final class EventIngestor {
                 resolved.removeAll { item in
                     guard item.event.at.epochSeconds < Self.epochSeconds(day: horizon) else { return false }
                     rejections.append(
-                        rejection(item.record, item.event, "at is before \(horizon): events before then were pruned (`herald events prune`)"))
+                        Self.rejection(item.record, "at is before \(horizon): events before then were pruned (`herald events prune`)"))
                     return true
                 }
             }
@@ -130,7 +130,7 @@ public final class EventIngestor {
         return (counts, rejections.sorted { $0.line < $1.line })
     }
 
-    private func rejection(_ record: EventRecord, _ event: DeliveryEvent, _ reason: String) -> EventRejection {
+    private static func rejection(_ record: EventRecord, _ reason: String) -> EventRejection {
         EventRejection(line: record.line, reason: reason, text: record.text)
     }
 

@@ -40,7 +40,7 @@ public final class LocalPostgresServer: @unchecked Sendable {
         if FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("PG_VERSION").path) { return }
         try handOverToPostgresUser(directory)
         let log = directory.appendingPathComponent("initdb.log")
-        let status = try runToEnd(
+        let status = try spawnAndWait(
             binaries.initdb,
             ["-D", dataDirectory.path, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"],
             log: log)
@@ -183,17 +183,16 @@ public final class LocalPostgresServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([command.path] + fullArguments).map { strdup($0) }
+        // The child starts in the cluster's folder (the postgres user may not enter ours).
+        // posix_spawn has no portable chdir, and this process's own directory is shared by
+        // all its threads, so a shell steps there and execs the command.
+        let shell = "/bin/sh"
+        let argv = ([shell, "-c", "cd \"$0\" && exec \"$@\"", directory.path, command.path] + fullArguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        // The child starts in the cluster's folder (the postgres user may not enter ours):
-        // posix_spawn has no portable chdir, so this process steps there for the call.
-        let previous = FileManager.default.currentDirectoryPath
-        _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let spawned = (argv + [nil]).withUnsafeBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return EINVAL }
-            return posix_spawn(&pid, command.path, &actions, nil, UnsafeMutablePointer(mutating: base), environ)
+            return posix_spawn(&pid, shell, &actions, nil, UnsafeMutablePointer(mutating: base), environ)
         }
         guard spawned == 0 else {
             throw PostgresError(kind: .usage, message: "cannot run \(command.path): \(String(cString: strerror(spawned)))")
@@ -216,13 +215,6 @@ public final class LocalPostgresServer: @unchecked Sendable {
             let flags = fcntl(descriptor, F_GETFD)
             if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
-    }
-
-    private func runToEnd(_ executable: URL, _ arguments: [String], log: URL) throws -> Int32 {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = try launch(executable, arguments, log: log)
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 
     private func handOverToPostgresUser(_ url: URL) throws {
