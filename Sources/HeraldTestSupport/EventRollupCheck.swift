@@ -19,7 +19,14 @@ public func rollupDisagreements(_ connection: Connection) throws -> (differences
                    count(*) AS events, count(DISTINCT device) AS unique_devices
             FROM delivery_events GROUP BY 1, 2, 3, 4, 5, 6
         ), rolled_daily AS (
-            SELECT tenant_id, app_id, campaign_id, day, locale::text, kind, events, unique_devices FROM campaign_daily_rollup
+            -- A column pair per kind, unfolded to a row per kind that happened.
+            SELECT d.tenant_id, d.app_id, d.campaign_id, d.day, d.locale::text, k.kind, k.events, k.unique_devices
+            FROM campaign_daily_rollup d
+            CROSS JOIN LATERAL (VALUES ('delivered'::event_kind, d.delivered, d.delivered_devices),
+                                       ('impression', d.impressions, d.impression_devices),
+                                       ('click', d.clicks, d.click_devices),
+                                       ('dismiss', d.dismissals, d.dismiss_devices)) AS k (kind, events, unique_devices)
+            WHERE k.events > 0
         ), raw_device AS (
             SELECT tenant_id, app_id, campaign_id, device, min(at) AS first_at, max(at) AS last_at,
                    count(*) FILTER (WHERE kind = 'delivered') AS delivered, count(*) FILTER (WHERE kind = 'impression') AS impressions,

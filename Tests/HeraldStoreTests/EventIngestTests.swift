@@ -110,14 +110,16 @@ func parse(_ lines: [String]) -> [EventRecord] {
 
     /// Random events (a few campaigns, devices, kinds, days either side of midnight UTC,
     /// locales, ids drawn from a small pool so duplicates happen within and across batches),
-    /// ingested in random batches: the rollups always equal a GROUP BY over the raw rows.
+    /// ingested in random batches on one to three connections at once: the rollups always
+    /// equal a GROUP BY over the raw rows.
     @Test func afterRandomIngestsTheRollupsEqualAGroupByOverTheRawRows() async throws {
-        await propertyCheck(count: 12, input: Gen.int(in: 0...Int(Int32.max)).array(of: 1...80), Gen.int(in: 1...25)) { codes, batchSize in
+        await propertyCheck(
+            count: 12, input: Gen.int(in: 0...Int(Int32.max)).array(of: 1...80), Gen.int(in: 1...25), Gen.int(in: 1...3)
+        ) { codes, batchSize, jobs in
                 do {
                     try HeraldFixtures.withMigratedDatabase { fresh in
                         let database = try HeraldDatabase(configuration: fresh, actor: "test")
                         _ = try StoreFixtures.seedTwoTenants(database)
-                        let ingestor = try EventIngestor(database: database)
                         let campaigns = [("acme", "weather", "spring"), ("acme", "weather", "hello"), ("globex", "news", "tour")]
                         let kinds = ["delivered", "impression", "click", "dismiss"]
                         let times = ["2026-11-20T23:59:59Z", "2026-11-21T00:00:00Z", "2026-11-21T01:30:00+02:00", "2026-12-01T00:00:00Z"]
@@ -127,16 +129,12 @@ func parse(_ lines: [String]) -> [EventRecord] {
                                 (code / 3) % 60, tenant: target.0, app: target.1, campaign: target.2, device: "d-\((code / 7) % 5)",
                                 kind: kinds[(code / 11) % 4], at: times[(code / 13) % 4], locale: (code / 17) % 2 == 0 ? "en" : "de")
                         }
-                        let records = parse(lines)
-                        var start = 0
-                        while start < records.count {
-                            let end = min(start + batchSize, records.count)
-                            _ = try ingestor.ingest(Array(records[start..<end]))
-                            start = end
-                        }
+                        let counts = try ingestInParallel(parse(lines), batchSize: batchSize, jobs: jobs, database)
                         try database.asOperator { session in
                             let check = try rollupDisagreements(session.connection)
-                            #expect(check.differences == 0, "codes \(codes), batch \(batchSize)")
+                            #expect(check.differences == 0, "codes \(codes), batch \(batchSize), jobs \(jobs)")
+                            #expect(counts.inserted == check.raw)
+                            #expect(counts.inserted + counts.duplicate == codes.count)
                             let ids: Int = try session.connection.query("SELECT count(*) AS n FROM event_ids")[0].decode("n")
                             #expect(ids == check.raw)
                         }
@@ -144,6 +142,84 @@ func parse(_ lines: [String]) -> [EventRecord] {
                 } catch {
                     Issue.record(error)
                 }
+        }
+    }
+
+    /// Two ingests of overlapping input at the same moment, each on three connections, in
+    /// small batches (so batches of both meet on the same ids, devices and rollup rows): every
+    /// event is stored once, and the rollups agree with the raw rows.
+    @Test func ingestsRunningAtTheSameTimeStoreEachEventOnce() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            _ = try StoreFixtures.seedTwoTenants(database)
+            let kinds = ["delivered", "impression", "click", "dismiss"]
+            let lines = (0..<600).map { (n: Int) -> String in
+                let campaign = n % 2 == 0 ? "spring" : "hello"
+                let at = String(format: "2026-11-%02dT%02d:00:00Z", 20 + n % 3, n % 24)
+                let locale = n % 5 == 0 ? "de" : "en"
+                return eventLine(n % 400, campaign: campaign, device: "d-\(n % 37)", kind: kinds[n % 4], at: at, locale: locale)
+            }
+            let first = parse(Array(lines[0..<450]))
+            let second = parse(Array(lines[150..<600]))
+            let results = Locked<[IngestCounts]>([])
+            let failures = Locked<[String]>([])
+            let group = DispatchGroup()
+            for records in [first, second] {
+                group.enter()
+                Thread {
+                    do {
+                        let own = try HeraldDatabase(configuration: configuration, actor: "test")
+                        let counts = try ingestInParallel(records, batchSize: 20, jobs: 3, own)
+                        results.mutate { $0.append(counts) }
+                    } catch {
+                        failures.mutate { $0.append("\(error)") }
+                    }
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+            #expect(failures.value.isEmpty, "\(failures.value)")
+            let inserted = results.value.reduce(0) { $0 + $1.inserted }
+            let duplicate = results.value.reduce(0) { $0 + $1.duplicate }
+            #expect(inserted == 400)
+            #expect(duplicate == 900 - 400)
+            try database.asOperator { session in
+                let check = try rollupDisagreements(session.connection)
+                #expect(check.differences == 0)
+                #expect(check.raw == 400)
+            }
+        }
+    }
+
+    /// Times go to PostgreSQL in its binary form, computed here: they must be exactly what
+    /// PostgreSQL makes of the text (zones, fractions rounded to the microsecond, the UTC day).
+    @Test func timesAreStoredExactlyAsPostgreSQLReadsTheirText() throws {
+        let times = [
+            "2026-11-20T10:00:00Z", "2026-11-20T23:59:59.9999996Z", "2026-11-21T00:30:00+01:00", "2026-11-20T22:30:00-0230",
+            "2026-11-20T10:00:00.0000005Z", "2026-11-20T10:00:00.0000015Z", "2026-11-20T10:00:00.123456789+14:00",
+            "2026-12-31T23:59:59.5-12", "2028-02-29T12:00:00.25Z", "2026-11-20 10:00:00.1Z",
+            "2026-11-30T23:59:59.9999997Z",  // rounds into December: its partition too
+        ]
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            _ = try StoreFixtures.seedTwoTenants(database)
+            let records = parse(times.enumerated().map { eventLine($0.offset, device: "t-\($0.offset)", at: $0.element) })
+            #expect(try EventIngestor(database: database).ingest(records).counts.inserted == times.count)
+            try database.asOperator { session in
+                for (number, text) in times.enumerated() {
+                    let row = try session.connection.query(
+                        """
+                        SELECT e.at = $2::timestamptz AS same, e.event_id::text AS id,
+                               d.day = ($2::timestamptz AT TIME ZONE 'UTC')::date AS same_day
+                        FROM delivery_events e JOIN campaign_device_days d ON d.campaign_id = e.campaign_id AND d.device = e.device
+                        WHERE e.device = $1
+                        """, ["t-\(number)", text])
+                    #expect(row.count == 1)
+                    #expect(try row.first?.decode("same", as: Bool.self) == true, "\(text)")
+                    #expect(try row.first?.decode("same_day", as: Bool.self) == true, "\(text)")
+                    #expect(try row.first?.decode("id", as: String.self) == String(format: "00000000-0000-4000-8000-%012d", number))
+                }
+            }
         }
     }
 
@@ -177,5 +253,34 @@ func parse(_ lines: [String]) -> [EventRecord] {
             #expect(try database.asOperator { try $0.eventRetention.prune(before: "2026-01-01") }.isEmpty)
             #expect(try database.asOperator { try $0.eventRetention.prunedBefore() } == "2026-03-01")
         }
+    }
+}
+
+/// `records` stored by `ParallelEventIngest` on `jobs` connections (the first is `database`),
+/// in batches of `batchSize`; the summed counts.
+func ingestInParallel(_ records: [EventRecord], batchSize: Int, jobs: Int, _ database: HeraldDatabase) throws -> IngestCounts {
+    var databases = [database]
+    for _ in 1..<jobs { databases.append(try database.connectAgain()) }
+    let batches = Locked(stride(from: 0, to: records.count, by: batchSize).map { Array(records[$0..<min($0 + batchSize, records.count)]) })
+    var total = IngestCounts()
+    try ParallelEventIngest(databases: databases).run(next: {
+        batches.mutate { $0.isEmpty ? nil : $0.removeFirst() }
+    }) { counts, _ in
+        total += counts
+    }
+    return total
+}
+
+/// A value behind a lock, for tests that run work on several threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func mutate<T>(_ body: (inout Value) -> T) -> T {
+        lock.withLock { body(&stored) }
     }
 }

@@ -29,12 +29,17 @@ public struct EventRejection: Equatable, Sendable {
 /// Stores delivery events, a batch per transaction: COPY into a staging table, then new
 /// events into the history and the rollups in the same transaction, so history and
 /// rollups never disagree, even after a crash; an id already stored counts as a duplicate.
-/// Batches run one at a time across all ingests (and never beside a prune), which is what
-/// keeps the unique-device counts exact.
+///
+/// One ingestor owns one connection. Several may store batches at once (from one ingest
+/// spread over connections, or from separate ingests): every count stays exact, because
+/// what decides "new" is a row only one transaction can insert (the event id, the device's
+/// summary row, the device-day bits), and the rollups only add. Rollup rows are locked in
+/// key order, last, so two batches never wait on each other for long or in a cycle.
 public final class EventIngestor {
     private let database: HeraldDatabase
     private var targets: EventTargets
     private var partitionsMade: Set<String> = []
+    private var rows = BinaryCopyRows()
     /// Seconds spent per step over all batches so far (for HERALD_TIMING).
     public private(set) var stepSeconds: [(step: String, seconds: Double)] = []
 
@@ -53,10 +58,25 @@ public final class EventIngestor {
 
     public init(database: HeraldDatabase) throws {
         self.database = database
-        // Batches are staged in a temporary table: let it live in memory (only possible
+        // Batches are staged in temporary tables: let them live in memory (only possible
         // before the session's first temporary table).
         _ = try? database.connection.execute("SET temp_buffers = '64MB'")
         targets = try database.asOperator(readOnly: true) { try EventTargets.load($0.connection) }
+    }
+
+    private struct Staged {
+        let record: EventRecord
+        let event: DeliveryEvent
+        let ids: EventTargets.IDs
+        /// `at` as PostgreSQL stores it (microseconds since 2000-01-01 UTC): the day, the
+        /// month partition and the horizon all follow from it, so they agree with the server.
+        let microseconds: Int64
+
+        var day: Int64 { Self.floorDivide(microseconds, 86_400_000_000) }
+
+        static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+            value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+        }
     }
 
     /// Stores the events of `records` and reports what became of each.
@@ -64,7 +84,10 @@ public final class EventIngestor {
         var counts = IngestCounts()
         counts.read = records.count
         var rejections: [EventRejection] = []
-        var resolved: [(record: EventRecord, event: DeliveryEvent, ids: EventTargets.IDs)] = []
+        var staged: [Staged] = []
+        staged.reserveCapacity(records.count)
+        // An id repeated inside the batch counts once, at its first line.
+        var idsInBatch = Set<String>(minimumCapacity: records.count)
         var refreshed = false
         for record in records {
             switch record.event {
@@ -79,65 +102,152 @@ public final class EventIngestor {
                     outcome = targets.resolve(event)
                 }
                 switch outcome {
-                case .success(let ids): resolved.append((record, event, ids))
+                case .success(let ids):
+                    if idsInBatch.insert(event.eventID).inserted {
+                        staged.append(Staged(record: record, event: event, ids: ids, microseconds: Self.microsecondsSince2000(event.at)))
+                    } else {
+                        counts.duplicate += 1
+                    }
                 case .failure(let problem): rejections.append(Self.rejection(record, problem.description))
                 }
             }
         }
-        guard !resolved.isEmpty else {
-            counts.rejected = rejections.count
-            return (counts, rejections.sorted { $0.line < $1.line })
-        }
-
-        let inserted = try database.asOperator { session -> Int in
-            let connection = session.connection
-            // One batch at a time, and never while a prune drops months (same lock).
-            try connection.execute("SELECT pg_advisory_xact_lock(4851, 1)")
-            let horizon = try connection.query("SELECT pruned_before::text AS day FROM event_retention")
-                .first.map { try $0.decode("day", as: String.self) }
-            if let horizon {
-                resolved.removeAll { item in
-                    guard item.event.at.epochSeconds < Self.epochSeconds(day: horizon) else { return false }
-                    rejections.append(
-                        Self.rejection(item.record, "at is before \(horizon): events before then were pruned (`herald events prune`)"))
-                    return true
+        if !staged.isEmpty {
+            try makePartitions(for: staged)
+            let (inserted, kept, late) = try database.asOperatorRetryingConflicts { session -> (Int, Int, [EventRejection]) in
+                let connection = session.connection
+                // Beside other batches, never beside a prune (which takes this lock alone).
+                try connection.execute("SELECT pg_advisory_xact_lock_shared(4851, 1)")
+                let (kept, late) = try Self.splitAtHorizon(staged, connection)
+                guard !kept.isEmpty else { return (0, 0, late) }
+                for statement in Self.createTemporaryTables { try connection.execute(statement) }
+                _ = try timed("copy into staging") {
+                    rows.removeAll()
+                    for item in kept { try Self.append(item, to: &rows) }
+                    try connection.copyInBinary(
+                        "COPY event_staging (event_id, tenant_id, app_id, campaign_id, device, kind, at, day, locale, app_version, os_version) FROM STDIN WITH (FORMAT binary)"
+                    ) { try $0.write(rows) }
                 }
-            }
-            for month in Set(resolved.map { Self.month(of: $0.event.at) }) where !partitionsMade.contains(month) {
-                try connection.execute("SELECT herald_ensure_event_partitions($1::date)", [month + "-01"])
-                partitionsMade.insert(month)
-            }
-            guard !resolved.isEmpty else { return 0 }
-            try connection.execute(Self.createStaging)
-            _ = try timed("copy into staging") {
-                try connection.copyIn(
-                "COPY event_staging (line, event_id, tenant_id, app_id, campaign_id, device, kind, at, locale, app_version, os_version) FROM STDIN"
-            ) { writer in
-                for item in resolved {
-                    let e = item.event
-                    try writer.writeRow([
-                        String(item.record.line), e.eventID, String(item.ids.tenant), String(item.ids.app), String(item.ids.campaign),
-                        e.device, e.kind.rawValue, e.at.text, e.locale.rawValue, e.appVersion, e.osVersion,
-                    ])
+                let fresh: Int = try timed("keep new ids") { try connection.query(Self.keepNewIDs)[0].decode("fresh") }
+                if fresh < kept.count {
+                    // Some were stored before: only the new ones go on.
+                    try connection.execute("DELETE FROM event_staging s WHERE NOT EXISTS (SELECT FROM fresh_ids f WHERE f.event_id = s.event_id)")
                 }
+                _ = try timed("store events") { try connection.execute(Self.storeEvents) }
+                let inserted: Int = try timed("add to rollups") { try connection.query(Self.addToRollups)[0].decode("inserted") }
+                return (inserted, kept.count, late)
             }
-            }
-            return try timed("store the batch") { try connection.query(Self.storeBatch)[0].decode("inserted") }
+            rejections += late
+            counts.inserted = inserted
+            counts.duplicate += kept - inserted
         }
-        counts.inserted = inserted
-        counts.duplicate = resolved.count - inserted
         counts.rejected = rejections.count
         return (counts, rejections.sorted { $0.line < $1.line })
+    }
+
+    /// The month partitions the batch needs, made in a transaction of their own (creating one
+    /// waits for the batches writing beside it), and never below the pruned horizon.
+    private func makePartitions(for staged: [Staged]) throws {
+        // Distinct months first (a number per event), then their names.
+        let months = Set(Set(staged.map { Self.yearMonth(daysSince2000: $0.day) }).map {
+            String(format: "%04d-%02d", $0 / 100, $0 % 100)
+        }).subtracting(partitionsMade)
+        guard !months.isEmpty else { return }
+        try database.asOperatorRetryingConflicts { session in
+            let connection = session.connection
+            try connection.execute("SELECT pg_advisory_xact_lock(4851, 1)")
+            let horizon = try Self.horizon(connection)
+            for month in months.sorted() where horizon.map({ month >= $0.prefix(7) }) ?? true {
+                try connection.execute("SELECT herald_ensure_event_partitions($1::date)", [month + "-01"])
+            }
+        }
+        partitionsMade.formUnion(months)
+    }
+
+    private static func horizon(_ connection: Connection) throws -> String? {
+        try connection.query("SELECT pruned_before::text AS day FROM event_retention").first.map { try $0.decode("day", as: String.self) }
+    }
+
+    /// The events at or after the pruned horizon, and rejections for the ones before it.
+    private static func splitAtHorizon(_ staged: [Staged], _ connection: Connection) throws -> ([Staged], [EventRejection]) {
+        guard let horizon = try horizon(connection) else { return (staged, []) }
+        let limit = (epochSeconds(day: horizon) - 946_684_800) * 1_000_000
+        var kept: [Staged] = []
+        var late: [EventRejection] = []
+        for item in staged {
+            if item.microseconds < limit {
+                late.append(rejection(item.record, "at is before \(horizon): events before then were pruned (`herald events prune`)"))
+            } else {
+                kept.append(item)
+            }
+        }
+        return (kept, late)
+    }
+
+    /// One staging row, in the column order of the COPY above.
+    private static func append(_ item: Staged, to rows: inout BinaryCopyRows) throws {
+        let e = item.event
+        guard let uuid = uuidBytes(e.eventID) else { throw StoreError.invalid(["event_id \"\(e.eventID)\" is not a UUID"]) }
+        rows.startRow(fields: 11)
+        rows.appendBytes(uuid)
+        rows.appendInt64(item.ids.tenant)
+        rows.appendInt64(item.ids.app)
+        rows.appendInt64(item.ids.campaign)
+        rows.appendText(e.device)
+        rows.appendText(e.kind.rawValue)
+        rows.appendInt64(item.microseconds)
+        rows.appendInt32(Int32(truncatingIfNeeded: item.day))
+        rows.appendText(e.locale.rawValue)
+        rows.appendText(e.appVersion)
+        if let os = e.osVersion { rows.appendText(os) } else { rows.appendNull() }
+    }
+
+    /// PostgreSQL's binary timestamptz: microseconds since 2000-01-01 UTC. A fraction is
+    /// rounded to the microsecond as PostgreSQL's own input does (rint of the fraction × 10⁶).
+    static func microsecondsSince2000(_ time: EventTime) -> Int64 {
+        var micros = (time.epochSeconds - 946_684_800) * 1_000_000
+        let text = Array(time.text.utf8)
+        if text.count > 20, text[19] == UInt8(ascii: ".") {
+            var end = 20
+            while end < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[end]) { end += 1 }
+            if let fraction = Double("0." + String(decoding: text[20..<end], as: UTF8.self)) {
+                micros += Int64((fraction * 1_000_000).rounded(.toNearestOrEven))
+            }
+        }
+        return micros
+    }
+
+    /// The 16 bytes of a UUID written as 32 hex digits with or without dashes.
+    static func uuidBytes(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for character in text.utf8 {
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "-"): continue
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return bytes.count == 16 && high == nil ? bytes : nil
     }
 
     private static func rejection(_ record: EventRecord, _ reason: String) -> EventRejection {
         EventRejection(line: record.line, reason: reason, text: record.text)
     }
 
-    /// `YYYY-MM` of the event's UTC time: the month partition it lands in.
-    static func month(of time: EventTime) -> String {
-        let seconds = time.epochSeconds
-        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+    /// year × 100 + month of a UTC day: the month partition an event of that day lands in.
+    static func yearMonth(daysSince2000: Int64) -> Int {
+        let days = Int(daysSince2000) + 10_957
         // Civil date from days (Howard Hinnant's algorithm).
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -147,7 +257,7 @@ public final class EventIngestor {
         let mp = (5 * dayOfYear + 2) / 153
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return String(format: "%04d-%02d", year, month)
+        return year * 100 + month
     }
 
     /// Seconds since 1970 at the start of a `YYYY-MM-DD` day (UTC).
@@ -157,9 +267,10 @@ public final class EventIngestor {
 
     // MARK: SQL
 
-    private static let createStaging = """
+    /// The batch as COPYed (ids unique inside it), and what storing it adds to the rollups.
+    private static let createTemporaryTables = [
+        """
         CREATE TEMP TABLE event_staging (
-            line         bigint NOT NULL,
             event_id     uuid NOT NULL,
             tenant_id    bigint NOT NULL,
             app_id       bigint NOT NULL,
@@ -167,25 +278,48 @@ public final class EventIngestor {
             device       text NOT NULL,
             kind         event_kind NOT NULL,
             at           timestamptz NOT NULL,
+            day          date NOT NULL,
             locale       text NOT NULL,
             app_version  text NOT NULL,
             os_version   text
         ) ON COMMIT DROP
+        """,
+        "CREATE TEMP TABLE fresh_ids (event_id uuid) ON COMMIT DROP",
         """
+        CREATE TEMP TABLE batch_campaign_totals (
+            tenant_id bigint, app_id bigint, campaign_id bigint, delivered bigint, impressions bigint, clicks bigint,
+            dismissals bigint, new_devices bigint, first_at timestamptz, last_at timestamptz
+        ) ON COMMIT DROP
+        """,
+        """
+        CREATE TEMP TABLE batch_daily_totals (
+            tenant_id bigint, app_id bigint, campaign_id bigint, day date, locale text,
+            delivered bigint, impressions bigint, clicks bigint, dismissals bigint,
+            delivered_devices bigint, impression_devices bigint, click_devices bigint, dismiss_devices bigint
+        ) ON COMMIT DROP
+        """,
+    ]
 
-    /// After COPY, one statement: the new events (ids never stored; an id repeated in the
-    /// batch counts once, at its first line), the history, and every rollup, all from the
-    /// same rows. Returns how many events were new.
-    private static let storeBatch = """
+    /// Stores the ids never stored before (another batch storing the same id at the same
+    /// time makes this one wait for it, then skip it) and says how many there were.
+    private static let keepNewIDs = """
         WITH fresh AS (
             INSERT INTO event_ids (event_id)
-            SELECT DISTINCT event_id FROM event_staging
+            SELECT event_id FROM event_staging ORDER BY event_id
             ON CONFLICT (event_id) DO NOTHING
             RETURNING event_id
-        ), new_events AS MATERIALIZED (
-            SELECT DISTINCT ON (s.event_id) s.*, (s.at AT TIME ZONE 'UTC')::date AS day
-            FROM event_staging s JOIN fresh USING (event_id)
-            ORDER BY s.event_id, s.line
+        ), kept AS (
+            INSERT INTO fresh_ids SELECT event_id FROM fresh
+        )
+        SELECT count(*) AS fresh FROM fresh
+        """
+
+    /// The new events (what is left in the staging table) into the history, the per-device summary and the
+    /// device-day marks; what they add to the rollups into the two batch tables. Upserts go
+    /// in key order, so batches stored beside each other lock rows in the same order.
+    private static let storeEvents = """
+        WITH new_events AS NOT MATERIALIZED (
+            SELECT * FROM event_staging
         ), history AS (
             INSERT INTO delivery_events (tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version)
             SELECT tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version
@@ -206,7 +340,7 @@ public final class EventIngestor {
         ), device_summary AS (
             INSERT INTO device_campaign_summary AS d
                 (tenant_id, app_id, campaign_id, device, first_at, last_at, delivered, impressions, clicks, dismissals)
-            SELECT * FROM per_device
+            SELECT * FROM per_device ORDER BY campaign_id, device
             ON CONFLICT (campaign_id, device) DO UPDATE SET
                 first_at = least(d.first_at, excluded.first_at),
                 last_at = greatest(d.last_at, excluded.last_at),
@@ -215,15 +349,59 @@ public final class EventIngestor {
                 clicks = d.clicks + excluded.clicks,
                 dismissals = d.dismissals + excluded.dismissals
             RETURNING d.campaign_id, (xmax = 0) AS new_device
-        ), new_devices AS (
-            SELECT campaign_id, count(*) FILTER (WHERE new_device) AS n FROM device_summary GROUP BY campaign_id
         ), campaign_totals AS (
-            INSERT INTO campaign_rollup AS r
-                (tenant_id, app_id, campaign_id, delivered, impressions, clicks, dismissals, unique_devices, first_at, last_at)
+            INSERT INTO batch_campaign_totals
             SELECT p.tenant_id, p.app_id, p.campaign_id, sum(p.delivered), sum(p.impressions), sum(p.clicks), sum(p.dismissals),
                    coalesce(max(n.n), 0), min(p.first_at), max(p.last_at)
-            FROM per_device p LEFT JOIN new_devices n USING (campaign_id)
+            FROM per_device p
+            LEFT JOIN (SELECT campaign_id, count(*) FILTER (WHERE new_device) AS n FROM device_summary GROUP BY campaign_id) n
+                USING (campaign_id)
             GROUP BY p.tenant_id, p.app_id, p.campaign_id
+        ),
+
+        -- Per campaign, UTC day and locale. A device counts once per day, locale and kind:
+        -- campaign_device_days keeps a bit per kind it has counted (delivered 1, impression 2,
+        -- click 4, dismiss 8); the upsert returns the bits it set (rows where nothing new was
+        -- set are left alone and not returned).
+        marked AS (
+            INSERT INTO campaign_device_days AS d (campaign_id, day, locale, device, kinds)
+            SELECT campaign_id, day, locale, device,
+                   bit_or(CASE kind WHEN 'delivered' THEN 1 WHEN 'impression' THEN 2 WHEN 'click' THEN 4 ELSE 8 END)::smallint
+            FROM new_events
+            GROUP BY 1, 2, 3, 4
+            ORDER BY 1, 2, 3, 4
+            ON CONFLICT (campaign_id, day, locale, device) DO UPDATE
+                SET previous_kinds = d.kinds, kinds = d.kinds | excluded.kinds
+                WHERE d.kinds | excluded.kinds <> d.kinds
+            RETURNING d.campaign_id, d.day, d.locale::text AS locale, d.kinds & ~d.previous_kinds AS bits
+        )
+        INSERT INTO batch_daily_totals
+        SELECT g.tenant_id, g.app_id, g.campaign_id, g.day, g.locale, g.delivered, g.impressions, g.clicks, g.dismissals,
+               coalesce(u.delivered, 0), coalesce(u.impressions, 0), coalesce(u.clicks, 0), coalesce(u.dismissals, 0)
+        FROM (SELECT tenant_id, app_id, campaign_id, day, locale,
+                     count(*) FILTER (WHERE kind = 'delivered') AS delivered,
+                     count(*) FILTER (WHERE kind = 'impression') AS impressions,
+                     count(*) FILTER (WHERE kind = 'click') AS clicks,
+                     count(*) FILTER (WHERE kind = 'dismiss') AS dismissals
+              FROM new_events
+              GROUP BY 1, 2, 3, 4, 5) g
+        LEFT JOIN (SELECT campaign_id, day, locale,
+                          count(*) FILTER (WHERE bits & 1 <> 0) AS delivered,
+                          count(*) FILTER (WHERE bits & 2 <> 0) AS impressions,
+                          count(*) FILTER (WHERE bits & 4 <> 0) AS clicks,
+                          count(*) FILTER (WHERE bits & 8 <> 0) AS dismissals
+                   FROM marked
+                   GROUP BY 1, 2, 3) u USING (campaign_id, day, locale)
+        """
+
+    /// The batch's totals added to the rollups, in key order, just before the commit: the
+    /// rows every batch shares are held for as short a time as possible. Returns how many
+    /// events were new.
+    private static let addToRollups = """
+        WITH campaigns AS (
+            INSERT INTO campaign_rollup AS r
+                (tenant_id, app_id, campaign_id, delivered, impressions, clicks, dismissals, unique_devices, first_at, last_at)
+            SELECT * FROM batch_campaign_totals ORDER BY campaign_id
             ON CONFLICT (campaign_id) DO UPDATE SET
                 delivered = r.delivered + excluded.delivered,
                 impressions = r.impressions + excluded.impressions,
@@ -232,40 +410,20 @@ public final class EventIngestor {
                 unique_devices = r.unique_devices + excluded.unique_devices,
                 first_at = least(r.first_at, excluded.first_at),
                 last_at = greatest(r.last_at, excluded.last_at)
-        ),
-
-        -- Per campaign, UTC day, locale and kind. A device counts once per day, locale and
-        -- kind: campaign_device_days keeps a bit per kind it has counted; the upsert returns
-        -- the bits it set (rows where nothing new was set are left alone and not returned).
-        per_day AS (
-            SELECT campaign_id, day, locale, device,
-                   bit_or(CASE kind WHEN 'delivered' THEN 1 WHEN 'impression' THEN 2 WHEN 'click' THEN 4 ELSE 8 END)::smallint AS kinds
-            FROM new_events
-            GROUP BY 1, 2, 3, 4
-        ), marked AS (
-            INSERT INTO campaign_device_days AS d (campaign_id, day, locale, device, kinds)
-            SELECT * FROM per_day
-            ON CONFLICT (campaign_id, day, locale, device) DO UPDATE
-                SET previous_kinds = d.kinds, kinds = d.kinds | excluded.kinds
-                WHERE d.kinds | excluded.kinds <> d.kinds
-            RETURNING d.campaign_id, d.day, d.locale, d.kinds & ~d.previous_kinds AS bits
-        ), new_uniques AS (
-            SELECT m.campaign_id, m.day, m.locale::text AS locale, k.kind, count(*) AS n
-            FROM marked m
-            JOIN (VALUES ('delivered'::event_kind, 1), ('impression', 2), ('click', 4), ('dismiss', 8)) AS k (kind, bit)
-              ON m.bits & k.bit <> 0
-            GROUP BY 1, 2, 3, 4
         ), daily AS (
-            INSERT INTO campaign_daily_rollup AS r (tenant_id, app_id, campaign_id, day, locale, kind, events, unique_devices)
-            SELECT g.tenant_id, g.app_id, g.campaign_id, g.day, g.locale, g.kind, g.events, coalesce(u.n, 0)
-            FROM (SELECT tenant_id, app_id, campaign_id, day, locale, kind, count(*) AS events
-                  FROM new_events GROUP BY 1, 2, 3, 4, 5, 6) g
-            LEFT JOIN new_uniques u USING (campaign_id, day, locale, kind)
-            ON CONFLICT (campaign_id, day, locale, kind) DO UPDATE SET
-                events = r.events + excluded.events,
-                unique_devices = r.unique_devices + excluded.unique_devices
+            INSERT INTO campaign_daily_rollup AS r
+            SELECT * FROM batch_daily_totals ORDER BY campaign_id, day, locale
+            ON CONFLICT (campaign_id, day, locale) DO UPDATE SET
+                delivered = r.delivered + excluded.delivered,
+                impressions = r.impressions + excluded.impressions,
+                clicks = r.clicks + excluded.clicks,
+                dismissals = r.dismissals + excluded.dismissals,
+                delivered_devices = r.delivered_devices + excluded.delivered_devices,
+                impression_devices = r.impression_devices + excluded.impression_devices,
+                click_devices = r.click_devices + excluded.click_devices,
+                dismiss_devices = r.dismiss_devices + excluded.dismiss_devices
         )
-        SELECT count(*) AS inserted FROM new_events
+        SELECT coalesce(sum(delivered + impressions + clicks + dismissals), 0)::bigint AS inserted FROM batch_campaign_totals
         """
 }
 

@@ -12,16 +12,23 @@ import PostgresClient
 public final class HeraldDatabase {
     public let connection: Connection
     public let configuration: ConnectionConfiguration
+    public let actor: String
 
     /// Connects and labels the session with `actor` for the audit log.
     public init(configuration: ConnectionConfiguration, actor: String) throws {
         self.configuration = configuration
+        self.actor = actor
         do {
             connection = try Connection(configuration: configuration)
             try connection.execute("SELECT set_config('herald.actor', $1, false)", [actor])
         } catch let error as PostgresError {
             throw StoreError.from(error)
         }
+    }
+
+    /// Another connection to the same database for the same actor (work spread over connections).
+    public func connectAgain() throws -> HeraldDatabase {
+        try HeraldDatabase(configuration: configuration, actor: actor)
     }
 
     // MARK: Schema
@@ -68,6 +75,22 @@ public final class HeraldDatabase {
         _ body: (OperatorSession) throws -> T
     ) throws -> T {
         try transaction(isolation, readOnly: readOnly) { try body($0.asOperator()) }
+    }
+
+    /// `asOperator`, run again (up to `attempts` times in all) when PostgreSQL broke a
+    /// deadlock or a serialization conflict by rolling this transaction back: work that
+    /// runs beside other connections, where that can happen and a retry is always safe.
+    public func asOperatorRetryingConflicts<T>(attempts: Int = 5, _ body: (OperatorSession) throws -> T) throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try connection.transaction { try body(UnitOfWork(connection: $0).asOperator()) }
+            } catch let error as PostgresError where attempt < attempts && ["40P01", "40001"].contains(error.sqlState ?? "") {
+                attempt += 1
+            } catch let error as PostgresError {
+                throw StoreError.from(error)
+            }
+        }
     }
 
     /// Work inside one tenant in one transaction as `herald_tenant`, with the tenant set.

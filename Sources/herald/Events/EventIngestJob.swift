@@ -8,14 +8,17 @@ final class EventIngestJob {
     let database: HeraldDatabase
     let format: EventFormat
     let batchSize: Int
+    /// Connections storing batches at once.
+    let jobs: Int
     let rejects: RejectsFile?
     let showProgress: Bool
     private var firstRejections: [EventRejection] = []
 
-    init(database: HeraldDatabase, format: EventFormat, batchSize: Int, rejects: RejectsFile?, showProgress: Bool) {
+    init(database: HeraldDatabase, format: EventFormat, batchSize: Int, jobs: Int, rejects: RejectsFile?, showProgress: Bool) {
         self.database = database
         self.format = format
         self.batchSize = batchSize
+        self.jobs = jobs
         self.rejects = rejects
         self.showProgress = showProgress
     }
@@ -36,37 +39,41 @@ final class EventIngestJob {
 
     func run(_ input: EventInput) throws -> Summary {
         let start = DispatchTime.now().uptimeNanoseconds
-        let ingestor = try EventIngestor(database: database)
-        // Reading and parsing run on their own thread, a batch ahead of the database.
+        var databases = [database]
+        for _ in 1..<jobs { databases.append(try database.connectAgain()) }
+        let ingest = try ParallelEventIngest(databases: databases)
+        // Reading and parsing run on their own thread, ahead of the database.
         let batches = ParsedBatches(input: input, format: format, batchSize: batchSize)
         var summary = Summary()
 
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        while let batch = try batches.next() {
-            do {
-                let (counts, rejections) = try ingestor.ingest(batch)
+        do {
+            try ingest.run(next: { try batches.next() }) { counts, rejections in
                 summary.read += counts.read
                 summary.inserted += counts.inserted
                 summary.duplicate += counts.duplicate
                 summary.rejected += counts.rejected
                 try record(rejections)
-            } catch {
-                batches.stop()
-                throw InputError(
-                    message: "\(error)\n\(summary.inserted) event(s) were stored before this failure; run the same input again "
-                        + "to finish (stored events count as duplicates, never twice)",
-                    code: ExitStatus.software)
+                if showProgress {
+                    FileHandle.standardError.write(
+                        Data(String(format: "\r%d lines · %d inserted · %.0f lines/s ", summary.read, summary.inserted, Double(summary.read) / max(elapsed(), 0.001)).utf8))
+                }
             }
-            if showProgress {
-                FileHandle.standardError.write(
-                    Data(String(format: "\r%d lines · %d inserted · %.0f lines/s ", summary.read, summary.inserted, Double(summary.read) / max(elapsed(), 0.001)).utf8))
-            }
+        } catch let error as InputError {
+            batches.stop()
+            throw error
+        } catch {
+            batches.stop()
+            throw InputError(
+                message: "\(error)\n\(summary.inserted) event(s) were stored before this failure; run the same input again "
+                    + "to finish (stored events count as duplicates, never twice)",
+                code: ExitStatus.software)
         }
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         summary.seconds = elapsed()
         if ProcessInfo.processInfo.environment["HERALD_TIMING"] == "1" {
             FileHandle.standardError.write(Data(String(format: "timing: read and parse (beside the database) %.3f s\n", batches.parseSeconds).utf8))
-            for (step, seconds) in ingestor.stepSeconds {
+            for (step, seconds) in ingest.stepSeconds {
                 FileHandle.standardError.write(Data(String(format: "timing: %@ %.3f s\n", step, seconds).utf8))
             }
         }

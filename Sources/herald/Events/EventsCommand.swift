@@ -39,6 +39,11 @@ struct EventsCommand: ParsableCommand {
         @Option(help: "Events per transaction.")
         var batchSize = 50_000
 
+        @Option(help: ArgumentHelp(
+            "Connections storing batches at once (1 to 16).",
+            discussion: "PostgreSQL stores each batch on one core; two or more keep more of its cores busy. Every count stays exact."))
+        var jobs = 2
+
         @Flag(help: "No progress and no summary (errors and rejections still go to standard error).")
         var quiet = false
 
@@ -48,11 +53,12 @@ struct EventsCommand: ParsableCommand {
             try reportingFailures {
                 let format = try resolvedFormat()
                 guard batchSize >= 1 else { throw InputError(message: "--batch-size must be at least 1", code: ExitStatus.usage) }
+                guard (1...16).contains(jobs) else { throw InputError(message: "--jobs must be 1 to 16, not \(jobs)", code: ExitStatus.usage) }
                 let input = try EventInput(path: file)
                 let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
                 let database = try Environment.openDatabase()
                 let job = EventIngestJob(
-                    database: database, format: format, batchSize: batchSize, rejects: rejectsFile,
+                    database: database, format: format, batchSize: batchSize, jobs: jobs, rejects: rejectsFile,
                     showProgress: !quiet && !output.json && isatty(STDERR_FILENO) == 1)
                 let summary = try job.run(input)
                 if output.json {
