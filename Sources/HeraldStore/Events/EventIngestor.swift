@@ -128,11 +128,7 @@ public final class EventIngestor {
                         "COPY event_staging (event_id, tenant_id, app_id, campaign_id, device, kind, at, day, locale, app_version, os_version) FROM STDIN WITH (FORMAT binary)"
                     ) { try $0.write(rows) }
                 }
-                let fresh: Int = try timed("keep new ids") { try connection.query(Self.keepNewIDs)[0].decode("fresh") }
-                if fresh < kept.count {
-                    // Some were stored before: only the new ones go on.
-                    try connection.execute("DELETE FROM event_staging s WHERE NOT EXISTS (SELECT FROM fresh_ids f WHERE f.event_id = s.event_id)")
-                }
+                try timed("keep new ids") { try Self.keepNewIDs(connection, staged: kept.count) }
                 _ = try timed("store events") { try connection.execute(Self.storeEvents) }
                 let inserted: Int = try timed("add to rollups") { try connection.query(Self.addToRollups)[0].decode("inserted") }
                 return (inserted, kept.count, late)
@@ -300,9 +296,28 @@ public final class EventIngestor {
         """,
     ]
 
-    /// Stores the ids never stored before (another batch storing the same id at the same
-    /// time makes this one wait for it, then skip it) and says how many there were.
-    private static let keepNewIDs = """
+    /// Stores the batch's ids and leaves in the staging table only the events whose id was
+    /// never stored before. Usually every id is new: a plain insert says so at half the cost
+    /// of an upsert; the first id already stored (or being stored beside us: the insert waits
+    /// for that transaction) undoes it, and the upsert then sorts new from old.
+    private static func keepNewIDs(_ connection: Connection, staged: Int) throws {
+        try connection.execute("SAVEPOINT all_ids_new")
+        do {
+            try connection.execute("INSERT INTO event_ids (event_id) SELECT event_id FROM event_staging ORDER BY event_id")
+            try connection.execute("RELEASE SAVEPOINT all_ids_new")
+            return
+        } catch let error as PostgresError where error.isUniqueViolation {
+            try connection.execute("ROLLBACK TO SAVEPOINT all_ids_new")
+        }
+        let fresh: Int = try connection.query(storeNewIDs)[0].decode("fresh")
+        if fresh < staged {
+            try connection.execute("DELETE FROM event_staging s WHERE NOT EXISTS (SELECT FROM fresh_ids f WHERE f.event_id = s.event_id)")
+        }
+    }
+
+    /// The ids never stored before (another batch storing the same id at the same time makes
+    /// this one wait for it, then skip it), kept in fresh_ids; how many there were.
+    private static let storeNewIDs = """
         WITH fresh AS (
             INSERT INTO event_ids (event_id)
             SELECT event_id FROM event_staging ORDER BY event_id
