@@ -68,6 +68,7 @@ public final class EventIngestor {
         let record: EventRecord
         let event: DeliveryEvent
         let ids: EventTargets.IDs
+        let uuid: UUIDBytes
         /// `at` as PostgreSQL stores it (microseconds since 2000-01-01 UTC): the day, the
         /// month partition and the horizon all follow from it, so they agree with the server.
         let microseconds: Int64
@@ -87,7 +88,7 @@ public final class EventIngestor {
         var staged: [Staged] = []
         staged.reserveCapacity(records.count)
         // An id repeated inside the batch counts once, at its first line.
-        var idsInBatch = Set<String>(minimumCapacity: records.count)
+        var idsInBatch = Set<UUIDBytes>(minimumCapacity: records.count)
         var refreshed = false
         for record in records {
             switch record.event {
@@ -103,8 +104,13 @@ public final class EventIngestor {
                 }
                 switch outcome {
                 case .success(let ids):
-                    if idsInBatch.insert(event.eventID).inserted {
-                        staged.append(Staged(record: record, event: event, ids: ids, microseconds: Self.microsecondsSince2000(event.at)))
+                    guard let uuid = UUIDBytes(event.eventID) else {
+                        rejections.append(Self.rejection(record, "event_id \"\(event.eventID.prefix(80))\" is not a UUID"))
+                        continue
+                    }
+                    if idsInBatch.insert(uuid).inserted {
+                        staged.append(
+                            Staged(record: record, event: event, ids: ids, uuid: uuid, microseconds: Self.microsecondsSince2000(event.at)))
                     } else {
                         counts.duplicate += 1
                     }
@@ -123,7 +129,7 @@ public final class EventIngestor {
                 for statement in Self.createTemporaryTables { try connection.execute(statement) }
                 _ = try timed("copy into staging") {
                     rows.removeAll()
-                    for item in kept { try Self.append(item, to: &rows) }
+                    for item in kept { Self.append(item, to: &rows) }
                     try connection.copyInBinary(
                         "COPY event_staging (event_id, tenant_id, app_id, campaign_id, device, kind, at, day, locale, app_version, os_version) FROM STDIN WITH (FORMAT binary)"
                     ) { try $0.write(rows) }
@@ -181,11 +187,10 @@ public final class EventIngestor {
     }
 
     /// One staging row, in the column order of the COPY above.
-    private static func append(_ item: Staged, to rows: inout BinaryCopyRows) throws {
+    private static func append(_ item: Staged, to rows: inout BinaryCopyRows) {
         let e = item.event
-        guard let uuid = uuidBytes(e.eventID) else { throw StoreError.invalid(["event_id \"\(e.eventID)\" is not a UUID"]) }
         rows.startRow(fields: 11)
-        rows.appendBytes(uuid)
+        rows.appendUUID(high: item.uuid.high, low: item.uuid.low)
         rows.appendInt64(item.ids.tenant)
         rows.appendInt64(item.ids.app)
         rows.appendInt64(item.ids.campaign)
@@ -201,40 +206,12 @@ public final class EventIngestor {
     /// PostgreSQL's binary timestamptz: microseconds since 2000-01-01 UTC. A fraction is
     /// rounded to the microsecond as PostgreSQL's own input does (rint of the fraction × 10⁶).
     static func microsecondsSince2000(_ time: EventTime) -> Int64 {
-        var micros = (time.epochSeconds - 946_684_800) * 1_000_000
-        let text = Array(time.text.utf8)
-        if text.count > 20, text[19] == UInt8(ascii: ".") {
-            var end = 20
-            while end < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[end]) { end += 1 }
-            if let fraction = Double("0." + String(decoding: text[20..<end], as: UTF8.self)) {
-                micros += Int64((fraction * 1_000_000).rounded(.toNearestOrEven))
-            }
-        }
-        return micros
-    }
-
-    /// The 16 bytes of a UUID written as 32 hex digits with or without dashes.
-    static func uuidBytes(_ text: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        for character in text.utf8 {
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            case UInt8(ascii: "-"): continue
-            default: return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
-        return bytes.count == 16 && high == nil ? bytes : nil
+        let micros = (time.epochSeconds - 946_684_800) * 1_000_000
+        let text = time.text.utf8
+        guard text.count > 20, text[text.index(text.startIndex, offsetBy: 19)] == UInt8(ascii: ".") else { return micros }
+        let digits = text.dropFirst(20).prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard let fraction = Double("0." + String(decoding: digits, as: UTF8.self)) else { return micros }
+        return micros + Int64((fraction * 1_000_000).rounded(.toNearestOrEven))
     }
 
     private static func rejection(_ record: EventRecord, _ reason: String) -> EventRejection {
@@ -451,7 +428,13 @@ struct EventTargets {
         let campaign: Int64
     }
 
-    private var campaigns: [String: IDs] = [:]  // "tenant/app/campaign"
+    private struct Key: Hashable {
+        let tenant: String
+        let app: String
+        let campaign: String
+    }
+
+    private var campaigns: [Key: IDs] = [:]
     private var tenants: Set<String> = []
     private var apps: Set<String> = []  // "tenant/app"
     private var campaignTenants: [String: Set<String>] = [:]  // "app/campaign" → tenants having it
@@ -473,7 +456,7 @@ struct EventTargets {
             let tenant: String = try row.decode("tenant")
             let app: String = try row.decode("app")
             let campaign: String = try row.decode("campaign")
-            targets.campaigns["\(tenant)/\(app)/\(campaign)"] = IDs(tenant: try row.decode("tenant_id"), app: try row.decode("app_id"), campaign: try row.decode("id"))
+            targets.campaigns[Key(tenant: tenant, app: app, campaign: campaign)] = IDs(tenant: try row.decode("tenant_id"), app: try row.decode("app_id"), campaign: try row.decode("id"))
             targets.campaignTenants["\(app)/\(campaign)", default: []].insert(tenant)
         }
         return targets
@@ -483,12 +466,46 @@ struct EventTargets {
         let tenant = event.tenant.rawValue
         let app = event.app.rawValue
         let campaign = event.campaign.rawValue
-        if let ids = campaigns["\(tenant)/\(app)/\(campaign)"] { return .success(ids) }
+        if let ids = campaigns[Key(tenant: tenant, app: app, campaign: campaign)] { return .success(ids) }
         guard tenants.contains(tenant) else { return .failure(EventProblem("unknown tenant \"\(tenant)\"")) }
         if let others = campaignTenants["\(app)/\(campaign)"], !others.contains(tenant) {
             return .failure(EventProblem("campaign \"\(app)/\(campaign)\" belongs to another tenant, not \"\(tenant)\""))
         }
         guard apps.contains("\(tenant)/\(app)") else { return .failure(EventProblem("unknown app \"\(app)\" in tenant \"\(tenant)\"")) }
         return .failure(EventProblem("unknown campaign \"\(campaign)\" in \(tenant)/\(app)"))
+    }
+}
+
+/// A UUID's 128 bits, from its text (32 hex digits, dashes anywhere): cheap to hash for
+/// the in-batch duplicate check, and what binary COPY sends.
+struct UUIDBytes: Hashable {
+    let high: UInt64
+    let low: UInt64
+
+    init?(_ text: String) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for character in text.utf8 {
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "-"): continue
+            default: return nil
+            }
+            if digits < 16 {
+                high = high << 4 | UInt64(nibble)
+            } else if digits < 32 {
+                low = low << 4 | UInt64(nibble)
+            } else {
+                return nil
+            }
+            digits += 1
+        }
+        guard digits == 32 else { return nil }
+        self.high = high
+        self.low = low
     }
 }

@@ -62,6 +62,13 @@ public struct BinaryCopyRows {
         BinaryCopyWriter.append(value, to: &bytes)
     }
 
+    /// A uuid field: its 128 bits, most significant first.
+    public mutating func appendUUID(high: UInt64, low: UInt64) {
+        BinaryCopyWriter.append(Int32(16), to: &bytes)
+        BinaryCopyWriter.append(high, to: &bytes)
+        BinaryCopyWriter.append(low, to: &bytes)
+    }
+
     /// A field whose binary form is these bytes (text, enum labels and bytea are their bytes;
     /// uuid its 16 bytes).
     public mutating func appendBytes(_ value: some Collection<UInt8>) {
