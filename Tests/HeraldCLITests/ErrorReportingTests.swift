@@ -40,6 +40,7 @@ import Testing
         (["events", "ingest", "/nonexistent/events.ndjson"], Int32(64), "cannot read /nonexistent/events.ndjson"),
         (["events", "ingest", "-", "--format", "xml"], 64, "--format must be ndjson or csv"),
         (["events", "ingest", "-", "--batch-size", "0"], 64, "--batch-size must be at least 1"),
+        (["events", "ingest", "-", "--jobs", "17"], 64, "--jobs must be 1 to 16, not 17"),
         (["events", "prune", "--before", "2026-13-01"], 64, "--before must be a day"),
         (["report", "daily", "--since", "yesterday"], 64, "--since must be a day"),
         (["report", "campaigns", "--since", "2026-02-01", "--until", "2026-01-01"], 64, "is after --until"),
