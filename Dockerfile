@@ -5,7 +5,7 @@
 # --- build -----------------------------------------------------------------------------------
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq-dev pkg-config \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq-dev libssl-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first, so that a source edit does not fetch them again.
@@ -24,7 +24,7 @@ RUN swift build -c release --product herald --static-swift-stdlib \
 # --- run -------------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libstdc++6 ca-certificates tzdata \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libssl3 libstdc++6 ca-certificates tzdata \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /srv/site --shell /usr/sbin/nologin herald \
     && install -d -o herald -g herald -m 0755 /srv/site

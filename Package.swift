@@ -22,6 +22,12 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published files.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
         .target(name: "HeraldCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "EmbedMigrations"),
         .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrations"]),
@@ -30,7 +36,7 @@ let package = Package(
             dependencies: ["HeraldCore", "PostgresClient"],
             plugins: ["EmbedMigrationsPlugin"]
         ),
-        .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
+        .target(name: "HeraldPublish", dependencies: ["HeraldCore", "CLibCrypto"]),
         .executableTarget(
             name: "herald",
             dependencies: [

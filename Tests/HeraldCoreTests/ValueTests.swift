@@ -51,6 +51,40 @@ import Testing
         #expect(try LocaleTag("zh-Hant-TW").language.rawValue == "zh")
     }
 
+    /// The byte-level parser says what the plain definition says, for any text: split on `-`
+    /// or `_`, language of 2–3 ASCII letters, optional script of 4, optional region of 2
+    /// letters or 3 digits; nothing else (non-ASCII letters and digits included).
+    @Test func agreesWithThePlainDefinition() async {
+        func reference(_ raw: String) -> String? {
+            let parts = String(raw.map { $0 == "_" ? "-" : $0 }).split(separator: "-", omittingEmptySubsequences: false)
+            func letters(_ part: Substring) -> Bool { part.allSatisfy { $0.isASCII && $0.isLetter } }
+            guard let language = parts.first, (2...3).contains(language.count), letters(language) else { return nil }
+            var canonical = [language.lowercased()]
+            var rest = parts.dropFirst()
+            if let script = rest.first, script.count == 4, letters(script) {
+                canonical.append(script.prefix(1).uppercased() + script.dropFirst().lowercased())
+                rest = rest.dropFirst()
+            }
+            if let region = rest.first {
+                if region.count == 2, letters(region) {
+                    canonical.append(region.uppercased())
+                } else if region.count == 3, region.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    canonical.append(String(region))
+                } else {
+                    return nil
+                }
+                rest = rest.dropFirst()
+            }
+            return rest.isEmpty ? canonical.joined(separator: "-") : nil
+        }
+        await propertyCheck(count: 2000, input: strings(from: "aBzZ09-_ éİ٣Ｋ\u{301}", length: 0...14)) { raw in
+            #expect((try? LocaleTag(raw))?.rawValue == reference(raw), "\(raw.debugDescription)")
+        }
+        for raw in ["pt-BR", "zh-Hant-TW", "es-419", "EN_gb", "sr-Latn", "de-DE-x", "ab-cdef-GH-I"] {
+            #expect((try? LocaleTag(raw))?.rawValue == reference(raw), "\(raw)")
+        }
+    }
+
     /// Canonicalisation ignores case and is idempotent.
     @Test func canonicalisationIsCaseInsensitiveAndIdempotent() async {
         let tags = strings(from: "abcdeABCDE-_12", length: 1...12)

@@ -23,6 +23,17 @@ public enum JSONText {
         return result + "\""
     }
 
+    /// `quoted(text)`'s UTF-8 bytes appended to `out`, without making the String.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(UInt8(ascii: "\""))
+            out += text.utf8
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out += quoted(text).utf8
+        }
+    }
+
     /// Reads back a string literal made by `quoted` (and the common JSON escapes); nil otherwise.
     public static func unquoted(_ literal: String) -> String? {
         let scalars = Array(literal.unicodeScalars)

@@ -4,36 +4,66 @@ public struct LocaleTag: Hashable, Comparable, Sendable, CustomStringConvertible
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
-        let parts = String(raw.map { $0 == "_" ? "-" : $0 }).split(separator: "-", omittingEmptySubsequences: false)
-        let problem = ValidationError(
-            message: "invalid locale \(quote(raw)): use a BCP 47 tag language[-Script][-REGION], e.g. en, de, pt-BR, zh-Hant-TW")
-        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(\.isASCIILetter) else {
-            throw problem
+        guard let canonical = Self.canonical(raw) else {
+            throw ValidationError(
+                message: "invalid locale \(quote(raw)): use a BCP 47 tag language[-Script][-REGION], e.g. en, de, pt-BR, zh-Hant-TW")
         }
-        var canonical = [language.lowercased()]
-        var rest = parts.dropFirst()
-        if let script = rest.first, script.count == 4, script.allSatisfy(\.isASCIILetter) {
-            canonical.append(script.prefix(1).uppercased() + script.dropFirst().lowercased())
-            rest = rest.dropFirst()
-        }
-        if let region = rest.first {
-            if region.count == 2, region.allSatisfy(\.isASCIILetter) {
-                canonical.append(region.uppercased())
-            } else if region.count == 3, region.allSatisfy(\.isASCIIDigit) {
-                canonical.append(String(region))
+        rawValue = canonical
+    }
+
+    /// A tag already known to be canonical (a part of one).
+    private init(canonical: String) {
+        rawValue = canonical
+    }
+
+    /// The canonical form, or nil. Byte by byte: every valid tag is ASCII, and this runs for
+    /// every event of an ingest and every locale of a publish.
+    private static func canonical(_ raw: String) -> String? {
+        var parts: [[UInt8]] = [[]]
+        for byte in raw.utf8 {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                guard parts.count < 3 else { return nil }
+                parts.append([])
             } else {
-                throw problem
+                parts[parts.count - 1].append(byte)
             }
-            rest = rest.dropFirst()
         }
-        guard rest.isEmpty else { throw problem }
-        rawValue = canonical.joined(separator: "-")
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        func lower(_ byte: UInt8) -> UInt8 { byte | 0x20 }
+        func upper(_ byte: UInt8) -> UInt8 { byte & ~0x20 }
+
+        let language = parts[0]
+        guard (2...3).contains(language.count), language.allSatisfy(isLetter) else { return nil }
+        var canonical = language.map(lower)
+        var next = 1
+        if next < parts.count, parts[next].count == 4, parts[next].allSatisfy(isLetter) {
+            let script = parts[next]
+            canonical.append(UInt8(ascii: "-"))
+            canonical.append(upper(script[0]))
+            canonical += script.dropFirst().map(lower)
+            next += 1
+        }
+        if next < parts.count {
+            let region = parts[next]
+            canonical.append(UInt8(ascii: "-"))
+            if region.count == 2, region.allSatisfy(isLetter) {
+                canonical += region.map(upper)
+            } else if region.count == 3, region.allSatisfy(isDigit) {
+                canonical += region
+            } else {
+                return nil
+            }
+            next += 1
+        }
+        guard next == parts.count else { return nil }
+        return String(decoding: canonical, as: UTF8.self)
     }
 
     /// The language subtag alone (`pt` for `pt-BR`).
     public var language: LocaleTag {
-        let head = String(rawValue.prefix { $0 != "-" })
-        return (try? LocaleTag(head)) ?? self
+        guard let dash = rawValue.utf8.firstIndex(of: UInt8(ascii: "-")) else { return self }
+        return LocaleTag(canonical: String(rawValue[..<dash]))
     }
 
     /// Where content for this locale comes from, in order: the tag itself, its language,

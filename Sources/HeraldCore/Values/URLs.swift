@@ -15,7 +15,7 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
                 message: "invalid URL \(quote(raw)): use an absolute http:// or https:// URL (the device downloads it)")
         }
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !host.isEmpty, !host.contains("@") else {
+        guard !host.isEmpty, !host.utf8.contains(UInt8(ascii: "@")) else {
             throw ValidationError(message: "invalid URL \(quote(raw)): it needs a host, e.g. https://cdn.example.com/page.html")
         }
         try refuseSpacesAndControls(raw)
@@ -47,6 +47,8 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
 }
 
 private func refuseSpacesAndControls(_ raw: String) throws(ValidationError) {
+    // Printable ASCII (the usual URL) has neither; only other text needs Unicode's tables.
+    if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return }
     if let bad = raw.unicodeScalars.first(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
         throw ValidationError(
             message: "invalid URL \(quote(raw)): it contains \(XMLText.name(bad)); percent-encode it (a space is %20)")

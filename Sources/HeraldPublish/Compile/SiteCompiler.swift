@@ -81,22 +81,22 @@ public struct SiteCompiler: Sendable {
                     site.files.append(
                         SiteFile(
                             path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key),
-                            text: JSONValue.object(["pw_stories": block]).serialized()))
+                            bytes: JSONValue.object(["pw_stories": block]).serializedBytes()))
                     site.files.append(
                         SiteFile(
                             path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key, push: true),
-                            text: pushRequest(story, block: block).serialized()))
+                            bytes: pushRequest(story, block: block).serializedBytes()))
                 }
             }
             // Every supported locale gets both files, even empty: a device never meets a 404.
             site.files.append(
                 SiteFile(
                     path: .controlFile(tenant: tenant.slug, app: app.slug, locale: locale),
-                    text: JSONValue.object(banners).serialized()))
+                    bytes: JSONValue.object(banners).serializedBytes()))
             site.files.append(
                 SiteFile(
                     path: .notificationsFile(tenant: tenant.slug, app: app.slug, locale: locale),
-                    text: PropertyList.dictionaryOfStringDictionaries(alerts)))
+                    bytes: PropertyList.dictionaryOfStringDictionaries(alerts)))
         }
         site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published)
     }

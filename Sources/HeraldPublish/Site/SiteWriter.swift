@@ -32,7 +32,11 @@ public struct SiteWriter: Sendable {
 
     public init(root: URL) {
         self.root = root.standardizedFileURL
+        rootPath = self.root.path
     }
+
+    /// `root.path`, made once: every file's path starts with it.
+    private let rootPath: String
 
     /// Makes the folder hold `files`. `scope` lists the path prefixes this publish manages
     /// (`[["acme"]]` for one tenant); files outside it are neither removed nor forgotten.
@@ -67,18 +71,18 @@ public struct SiteWriter: Sendable {
         // Compare everything first: when nothing differs, nothing is touched, not even the manifest.
         var outcome = Outcome()
         var manifest = SiteManifest(apps: previous.apps.filter { !inScope($0.key) })
-        var changed: [(file: SiteFile, url: URL, missing: Bool)] = []
-        let checked = try Self.inParallel(files) { file, checkedDirectories -> (url: URL, same: Bool, missing: Bool) in
-            let url = try location(of: file.path, checked: &checkedDirectories)
-            if let existing = Self.readIfRegular(url.path, expectedSize: file.bytes.count) {
-                return (url, existing == file.bytes, false)
+        var changed: [(file: SiteFile, target: String, missing: Bool)] = []
+        let checked = try Self.inParallel(files) { file, checkedDirectories -> (target: String, same: Bool, missing: Bool) in
+            let target = try location(of: file.path, checked: &checkedDirectories)
+            if let existing = Self.readIfRegular(target, expectedSize: file.bytes.count) {
+                return (target, existing == file.bytes, false)
             }
             var info = stat()
-            return (url, false, lstat(url.path, &info) != 0 && errno == ENOENT)
+            return (target, false, lstat(target, &info) != 0 && errno == ENOENT)
         }
         for (file, result) in zip(files, checked) {
             let path = file.path.description
-            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.url, result.missing)) }
+            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.target, result.missing)) }
             manifest.apps[SiteManifest.appFolder(of: path), default: SiteManifest.AppFiles()].files[path] = file.digest
         }
         var stale: [String] = []
@@ -104,12 +108,12 @@ public struct SiteWriter: Sendable {
         for item in changed where previous[item.file.path.description] == nil {
             newPaths += item.file.path.description + "\n"
         }
-        try atomicWrite(Array(newPaths.utf8), to: URL(fileURLWithPath: markerPath))
+        try atomicWrite(Array(newPaths.utf8), to: markerPath)
 
         _ = try Self.inParallel(changed) { item, _ in
             // A new file can appear whole in one step, with no temp name: cheaper than rename.
-            if item.missing, try Self.createWhole(item.file.bytes, at: item.url.path) { return }
-            try atomicWrite(item.file.bytes, to: item.url)
+            if item.missing, try Self.createWhole(item.file.bytes, at: item.target) { return }
+            try atomicWrite(item.file.bytes, to: item.target)
         }
         outcome.written = changed.map { $0.file.path.description }
         for path in stale {
@@ -157,7 +161,7 @@ public struct SiteWriter: Sendable {
     }
 
     /// Present only while a run writes (or after one died doing so).
-    private var markerPath: String { root.path + "/.herald-writing" }
+    private var markerPath: String { rootPath + "/.herald-writing" }
 
     /// The folder as the last run left it, if that run completed and every file it lists is
     /// still there: the manifest and the digest it is archived under.
@@ -169,7 +173,6 @@ public struct SiteWriter: Sendable {
         guard let digest = manifest.archiveDigest else { return nil }
         // Every listed file still there (a regular file)? Checked on every core.
         let paths = manifest.apps.values.flatMap { $0.files.keys }
-        let rootPath = root.path
         let present = try? Self.inParallel(paths) { path, _ in
             var info = stat()
             return lstat(rootPath + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
@@ -185,12 +188,12 @@ public struct SiteWriter: Sendable {
 
     // MARK: Paths
 
-    /// The file's location, creating its directories; refuses any component that is a
-    /// symlink. Each directory is checked once per run (`checked`).
-    private func location(of path: SitePath, checked: inout Set<String>) throws -> URL {
-        var directory = root.path
+    /// The file's path, creating its directories; refuses any component that is a symlink.
+    /// Each directory is checked once per run (`checked`).
+    private func location(of path: SitePath, checked: inout Set<String>) throws -> String {
+        var directory = rootPath
         for segment in path.segments.dropLast() {
-            guard !segment.isEmpty, segment != ".", segment != "..", !segment.contains("/") else {
+            guard !segment.isEmpty, segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else {
                 throw WriteError(description: "refusing path segment \"\(segment)\" in \(path)")
             }
             directory += "/" + segment
@@ -208,12 +211,12 @@ public struct SiteWriter: Sendable {
             }
             checked.insert(directory)
         }
-        let url = URL(fileURLWithPath: directory + "/" + (path.segments.last ?? ""))
+        let target = directory + "/" + (path.segments.last ?? "")
         var info = stat()
-        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-            throw WriteError(description: "refusing to replace the symlink \(url.path)")
+        if lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw WriteError(description: "refusing to replace the symlink \(target)")
         }
-        return url
+        return target
     }
 
     private func createRoot() throws {
@@ -291,8 +294,7 @@ public struct SiteWriter: Sendable {
     }
 
     /// Temp file beside the target, then rename(2): atomic on one filesystem.
-    private func atomicWrite(_ bytes: [UInt8], to url: URL) throws {
-        let target = url.path
+    private func atomicWrite(_ bytes: [UInt8], to target: String) throws {
         let slash = target.lastIndex(of: "/") ?? target.startIndex
         let temporary = String(target[..<slash]) + "/." + target[target.index(after: slash)...] + ".herald-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -332,7 +334,7 @@ public struct SiteWriter: Sendable {
     }
 
     private func writeManifest(_ manifest: SiteManifest) throws {
-        try atomicWrite(manifest.serialized(), to: root.appendingPathComponent(SiteManifest.fileName))
+        try atomicWrite(manifest.serialized(), to: root.path + "/" + SiteManifest.fileName)
     }
 
     private func removeEmptyDirectories(from directory: URL) {
