@@ -109,6 +109,36 @@ import Testing
         }
     }
 
+    /// A new app (or locale) folder is filled under a hidden name and renamed into place: a
+    /// dead run can leave such a half-filled folder; the next run removes it and makes the
+    /// folder again, whole.
+    @Test func aNewFolderAppearsWholeAndAHalfFilledOneIsSwept() throws {
+        func control(_ locale: String) throws -> SiteFile {
+            SiteFile(path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag(locale)), bytes: Array("{}\n".utf8))
+        }
+        try withTemporaryDirectory { root in
+            let hidden = root.appendingPathComponent("acme/.weather.herald-12345/en")
+            try FileManager.default.createDirectory(at: hidden, withIntermediateDirectories: true)
+            try Data("{\"half".utf8).write(to: hidden.appendingPathComponent("control.json"))
+            try Data("acme/weather/en/control.json\n".utf8).write(to: root.appendingPathComponent(".herald-writing"))
+            let outcome = try SiteWriter(root: root).sync([try control("en"), try control("de")])
+            #expect(outcome.written.sorted() == ["acme/weather/de/control.json", "acme/weather/en/control.json"])
+            let all = try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted()
+            #expect(
+                all == [
+                    ".herald-manifest", "acme", "acme/weather", "acme/weather/de", "acme/weather/de/control.json", "acme/weather/en",
+                    "acme/weather/en/control.json",
+                ])
+            // A new locale in an existing app: its folder is made the same way, the rest untouched.
+            let more = try SiteWriter(root: root).sync([
+                try control("en"), try control("de"), try control("pt-BR"),
+            ])
+            #expect(more.written == ["acme/weather/pt-BR/control.json"])
+            #expect(try String(contentsOf: root.appendingPathComponent("acme/weather/pt-BR/control.json"), encoding: .utf8) == "{}\n")
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && $0 != ".herald-manifest" }.isEmpty)
+        }
+    }
+
     @Test func manifestsArchiveByAppAndComeBackWhole() {
         let manifest = SiteManifest(files: [
             "acme/weather/en/control.json": String(repeating: "1", count: 64),

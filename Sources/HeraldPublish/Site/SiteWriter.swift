@@ -71,18 +71,17 @@ public struct SiteWriter: Sendable {
         // Compare everything first: when nothing differs, nothing is touched, not even the manifest.
         var outcome = Outcome()
         var manifest = SiteManifest(apps: previous.apps.filter { !inScope($0.key) })
-        var changed: [(file: SiteFile, target: String, missing: Bool)] = []
-        let checked = try Self.inParallel(files) { file, checkedDirectories -> (target: String, same: Bool, missing: Bool) in
-            let target = try location(of: file.path, checked: &checkedDirectories)
-            if let existing = Self.readIfRegular(target, expectedSize: file.bytes.count) {
-                return (target, existing == file.bytes, false)
+        var changed: [(file: SiteFile, location: Location)] = []
+        let checked = try Self.inParallel(files) { file, checkedDirectories -> (location: Location, same: Bool) in
+            let location = try location(of: file.path, checked: &checkedDirectories)
+            guard location.newFolder == nil, let existing = Self.readIfRegular(location.target, expectedSize: file.bytes.count) else {
+                return (location, false)
             }
-            var info = stat()
-            return (target, false, lstat(target, &info) != 0 && errno == ENOENT)
+            return (location, existing == file.bytes)
         }
         for (file, result) in zip(files, checked) {
             let path = file.path.description
-            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.target, result.missing)) }
+            if result.same { outcome.unchanged += 1 } else { changed.append((file, result.location)) }
             manifest.apps[SiteManifest.appFolder(of: path), default: SiteManifest.AppFiles()].files[path] = file.digest
         }
         var stale: [String] = []
@@ -110,10 +109,14 @@ public struct SiteWriter: Sendable {
         }
         try atomicWrite(Array(newPaths.utf8), to: markerPath)
 
-        _ = try Self.inParallel(changed) { item, _ in
-            // A new file can appear whole in one step, with no temp name: cheaper than rename.
-            if item.missing, try Self.createWhole(item.file.bytes, at: item.target) { return }
-            try atomicWrite(item.file.bytes, to: item.target)
+        // In folders that exist, each file through a temp name; a new folder is filled under
+        // a hidden name and renamed into place whole, with all its files (one rename, not one
+        // per file: a cold publish makes thousands).
+        let inPlace = changed.filter { $0.location.newFolder == nil }
+        let newFolders = Dictionary(grouping: changed.compactMap { item in item.location.newFolder.map { ($0, item) } }, by: \.0)
+        _ = try Self.inParallel(inPlace) { item, _ in try atomicWrite(item.file.bytes, to: item.location.target) }
+        _ = try Self.inParallel(newFolders.sorted { $0.key < $1.key }) { folder, _ in
+            try Self.createFolder(folder.key, with: folder.value.map { ($0.1.location.target, $0.1.file.bytes) })
         }
         outcome.written = changed.map { $0.file.path.description }
         for path in stale {
@@ -188,14 +191,23 @@ public struct SiteWriter: Sendable {
 
     // MARK: Paths
 
-    /// The file's path, creating its directories; refuses any component that is a symlink.
-    /// Each directory is checked once per run (`checked`).
-    private func location(of path: SitePath, checked: inout Set<String>) throws -> String {
-        var directory = rootPath
-        for segment in path.segments.dropLast() {
+    /// Where a file goes: its path, and the first of its folders that does not exist yet
+    /// (below the tenant's: an app, a locale, a stories folder), if any.
+    struct Location: Sendable {
+        let target: String
+        let newFolder: String?
+    }
+
+    /// The file's location, creating a missing tenant folder; refuses any component that is
+    /// a symlink. Each existing directory is checked once per run (`checked`).
+    private func location(of path: SitePath, checked: inout Set<String>) throws -> Location {
+        for segment in path.segments {
             guard !segment.isEmpty, segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else {
                 throw WriteError(description: "refusing path segment \"\(segment)\" in \(path)")
             }
+        }
+        var directory = rootPath
+        for (depth, segment) in path.segments.dropLast().enumerated() {
             directory += "/" + segment
             if checked.contains(directory) { continue }
             var info = stat()
@@ -206,6 +218,8 @@ public struct SiteWriter: Sendable {
                 guard info.st_mode & S_IFMT == S_IFDIR else {
                     throw WriteError(description: "\(directory) is in the way: it is not a directory")
                 }
+            } else if depth > 0 {
+                return Location(target: rootPath + "/" + path.description, newFolder: directory)
             } else if mkdir(directory, 0o755) != 0, errno != EEXIST {
                 throw WriteError(description: "cannot create \(directory): \(String(cString: strerror(errno)))")
             }
@@ -216,7 +230,7 @@ public struct SiteWriter: Sendable {
         if lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
             throw WriteError(description: "refusing to replace the symlink \(target)")
         }
-        return target
+        return Location(target: target, newFolder: nil)
     }
 
     private func createRoot() throws {
@@ -264,33 +278,44 @@ public struct SiteWriter: Sendable {
         return lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    /// A file that does not exist yet, made whole before it has a name (Linux O_TMPFILE, then
-    /// linkat): no reader can see it half-written, and no temp name is left by a killed run.
-    /// False when this system or filesystem cannot (or the name appeared meanwhile): then the
-    /// caller writes a temp file and renames it.
-    private static func createWhole(_ bytes: [UInt8], at target: String) throws -> Bool {
-        #if os(Linux) && arch(x86_64)
-            let oTmpfile: Int32 = 0o20_000_000 | O_DIRECTORY  // __O_TMPFILE | O_DIRECTORY on x86_64
-            let slash = target.lastIndex(of: "/") ?? target.startIndex
-            let descriptor = open(String(target[..<slash]), oTmpfile | O_WRONLY | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { return false }
-            defer { close(descriptor) }
-            var offset = 0
-            while offset < bytes.count {
-                let wrote = bytes.withUnsafeBytes { buffer in
-                    buffer.baseAddress.map { write(descriptor, $0 + offset, bytes.count - offset) } ?? -1
+    /// `folder` (which does not exist) with `files` (full paths inside it): made under a
+    /// hidden name beside it (`.<name>.herald-<pid>`, swept if a run dies), files written
+    /// straight in, then renamed into place, so no reader ever sees it partly filled.
+    private static func createFolder(_ folder: String, with files: [(target: String, bytes: [UInt8])]) throws {
+        let slash = folder.lastIndex(of: "/") ?? folder.startIndex
+        let staging = String(folder[..<slash]) + "/." + folder[folder.index(after: slash)...] + ".herald-\(getpid())"
+        if mkdir(staging, 0o755) != 0 {
+            throw WriteError(description: "cannot create \(staging): \(String(cString: strerror(errno)))")
+        }
+        var made: Set<String> = [staging]
+        for (target, bytes) in files {
+            let inside = staging + target.dropFirst(folder.count)
+            var directory = staging
+            for segment in target.dropFirst(folder.count + 1).split(separator: "/").dropLast() {
+                directory += "/" + segment
+                if made.insert(directory).inserted, mkdir(directory, 0o755) != 0 {
+                    throw WriteError(description: "cannot create \(directory): \(String(cString: strerror(errno)))")
                 }
-                guard wrote > 0 else { throw WriteError(description: "cannot write \(target): \(String(cString: strerror(errno)))") }
-                offset += wrote
             }
-            // Through /proc/self/fd: linkat with AT_EMPTY_PATH would need a capability.
-            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 else {
-                return false
+            let descriptor = open(inside, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw WriteError(description: "cannot write \(inside): \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            try writeAll(bytes, to: descriptor, path: inside)
+        }
+        guard rename(staging, folder) == 0 else {
+            throw WriteError(description: "cannot move \(staging) to \(folder): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let wrote = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { write(descriptor, $0 + offset, bytes.count - offset) } ?? -1
             }
-            return true
-        #else
-            return false
-        #endif
+            guard wrote > 0 else { throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += wrote
+        }
     }
 
     /// Temp file beside the target, then rename(2): atomic on one filesystem.
@@ -301,21 +326,15 @@ public struct SiteWriter: Sendable {
         guard descriptor >= 0 else {
             throw WriteError(description: "cannot write \(temporary): \(String(cString: strerror(errno)))")
         }
-        var offset = 0
-        var failure: String?
-        while offset < bytes.count {
-            let wrote = bytes.withUnsafeBytes { buffer in
-                buffer.baseAddress.map { write(descriptor, $0 + offset, bytes.count - offset) } ?? -1
-            }
-            guard wrote > 0 else {
-                failure = String(cString: strerror(errno))
-                break
-            }
-            offset += wrote
+        do {
+            defer { close(descriptor) }
+            try Self.writeAll(bytes, to: descriptor, path: target)
+        } catch {
+            unlink(temporary)
+            throw error
         }
-        close(descriptor)
-        if failure == nil, rename(temporary, target) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
+        if rename(temporary, target) != 0 {
+            let failure = String(cString: strerror(errno))
             unlink(temporary)
             throw WriteError(description: "cannot write \(target): \(failure)")
         }
@@ -330,6 +349,7 @@ public struct SiteWriter: Sendable {
                 name[marker.upperBound...].allSatisfy(\.isNumber), !name[marker.upperBound...].isEmpty
             else { continue }
             try? FileManager.default.removeItem(at: root.appendingPathComponent(relative))
+            enumerator.skipDescendants()  // a new folder's hidden copy goes whole
         }
     }
 
