@@ -143,6 +143,23 @@ import Testing
         }
     }
 
+    /// The printable-ASCII fast path accepts exactly what the plain rules accept.
+    @Test func httpURLsFollowThePlainRules() async {
+        func plain(_ raw: String) -> Bool {
+            let lower = raw.lowercased()
+            let rest = lower.hasPrefix("https://") ? raw.dropFirst(8) : lower.hasPrefix("http://") ? raw.dropFirst(7) : nil
+            guard let rest else { return false }
+            let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return !host.isEmpty && !host.contains("@")
+                && !raw.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }
+        }
+        let prefixes = Gen.int(in: 0...4).map { ["https://", "HTTP://", "hTtPs://", "ftp://", ""][$0] }
+        await propertyCheck(count: 2000, input: prefixes, strings(from: "ab/?#@:. \t%Xé", length: 0...12)) { prefix, rest in
+            let raw = prefix + rest
+            #expect(((try? HTTPURL(raw)) != nil) == plain(raw), "\(raw.debugDescription)")
+        }
+    }
+
     @Test func linksTakeAnyScheme() throws {
         for good in ["myapp://offers/1", "https://example.com", "mailto:a@example.com", "x-app+v2.1:go"] {
             #expect(try LinkURL(good).rawValue == good)

@@ -4,6 +4,24 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
+        // Printable ASCII (nearly every URL): bytes are characters, so the same rules read
+        // byte by byte, without making lowercase copies or walking graphemes.
+        if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            let bytes = raw.utf8
+            func hasPrefix(_ prefix: String) -> Bool {
+                bytes.count >= prefix.utf8.count && zip(bytes, prefix.utf8).allSatisfy { ($0 | 0x20) == $1 }
+            }
+            let schemeLength = hasPrefix("https://") ? 8 : hasPrefix("http://") ? 7 : 0
+            if schemeLength > 0 {
+                let host = bytes.dropFirst(schemeLength).prefix {
+                    $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+                }
+                if !host.isEmpty, !host.contains(UInt8(ascii: "@")) {
+                    rawValue = raw
+                    return
+                }
+            }
+        }
         let lower = raw.lowercased()
         let rest: Substring
         if lower.hasPrefix("https://") {
