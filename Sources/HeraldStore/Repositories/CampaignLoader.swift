@@ -27,23 +27,26 @@ struct CampaignLoader {
             """, parameters)
         guard !rows.isEmpty else { return [] }
         // Four fixed queries, one after another on the connection, each selecting the same
-        // campaigns by the same filter (one transaction: the same rows); their rows are then
-        // decoded on every core at once. A join on the filter, not a list of ids: tens of
-        // thousands of ids in an array cost the server more than the join.
-        let fetched = try [
-            Self.conditionsSQL, Self.bannersSQL, Self.alertsSQL, Self.storiesSQL,
-        ].map { try connection.query($0(Self.selected(filter)), parameters) }
+        // campaigns by the same filter (one transaction: the same rows). A join on the filter,
+        // not a list of ids: tens of thousands of ids in an array cost the server more.
+        // Each part is decoded on another core while the next one is fetched.
         let decoded = DecodedParts()
-        DispatchQueue.concurrentPerform(iterations: 4) { part in
-            decoded.set(part) {
-                switch part {
-                case 0: .conditions(try Self.decodeConditions(fetched[0]))
-                case 1: .content(try Self.decodeBanners(fetched[1]))
-                case 2: .content(try Self.decodeAlerts(fetched[2]))
-                default: .content(try Self.decodeStories(fetched[3]))
+        let decoding = DispatchGroup()
+        defer { decoding.wait() }
+        for (part, sql) in [Self.conditionsSQL, Self.bannersSQL, Self.alertsSQL, Self.storiesSQL].enumerated() {
+            let rows = try connection.query(sql(Self.selected(filter)), parameters)
+            DispatchQueue.global().async(group: decoding) {
+                decoded.set(part) {
+                    switch part {
+                    case 0: .conditions(try Self.decodeConditions(rows))
+                    case 1: .content(try Self.decodeBanners(rows))
+                    case 2: .content(try Self.decodeAlerts(rows))
+                    default: .content(try Self.decodeStories(rows))
+                    }
                 }
             }
         }
+        decoding.wait()
         var conditions: [Int64: [Condition]] = [:]
         var content: ContentByCampaign = [:]
         for part in try decoded.results() {
