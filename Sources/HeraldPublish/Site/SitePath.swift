@@ -5,10 +5,17 @@ import HeraldCore
 /// publishes can climb out of the folder or clash with another tenant's files.
 public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let segments: [String]
+    /// The path with `/` separators, as it appears under the output folder and in URLs
+    /// (made once: the writer and the manifest ask for it several times per file).
+    public let description: String
 
     private init(_ segments: [String]) {
         self.segments = segments
+        description = segments.joined(separator: "/")
     }
+
+    public static func == (lhs: SitePath, rhs: SitePath) -> Bool { lhs.description == rhs.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
     /// `<tenant>/<app>/<locale>/control.json` (Notable banners).
     public static func controlFile(tenant: Slug, app: Slug, locale: LocaleTag) -> SitePath {
@@ -40,9 +47,6 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
         guard safe else { return nil }
         self.init(segments)
     }
-
-    /// The path with `/` separators, as it appears under the output folder and in URLs.
-    public var description: String { segments.joined(separator: "/") }
 
     public static func < (lhs: SitePath, rhs: SitePath) -> Bool { lhs.segments.lexicographicallyPrecedes(rhs.segments) }
 }
