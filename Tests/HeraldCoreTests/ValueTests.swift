@@ -160,6 +160,20 @@ import Testing
         }
     }
 
+    /// The printable-ASCII fast path accepts exactly what the plain rules accept.
+    @Test func linksFollowThePlainRules() async {
+        func plain(_ raw: String) -> Bool {
+            let scheme = raw.prefix { $0 != ":" }
+            return scheme.count < raw.count && scheme.first.map { $0.isASCII && $0.isLetter } == true
+                && scheme.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "+.-".contains($0) }
+                && raw.count > scheme.count + 1
+                && !raw.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }
+        }
+        await propertyCheck(count: 2000, input: strings(from: "aZ9:/+.-_ é@", length: 0...10)) { raw in
+            #expect(((try? LinkURL(raw)) != nil) == plain(raw), "\(raw.debugDescription)")
+        }
+    }
+
     @Test func linksTakeAnyScheme() throws {
         for good in ["myapp://offers/1", "https://example.com", "mailto:a@example.com", "x-app+v2.1:go"] {
             #expect(try LinkURL(good).rawValue == good)

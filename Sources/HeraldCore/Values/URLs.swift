@@ -50,6 +50,23 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
+        // Printable ASCII: the same rules byte by byte (see HTTPURL).
+        if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            let bytes = raw.utf8
+            let scheme = bytes.prefix { $0 != UInt8(ascii: ":") }
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+            let valid =
+                scheme.count < bytes.count && scheme.first.map(isLetter) == true
+                && scheme.allSatisfy {
+                    isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+")
+                        || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                }
+                && bytes.count > scheme.count + 1
+            if valid {
+                rawValue = raw
+                return
+            }
+        }
         let scheme = raw.prefix { $0 != ":" }
         let validScheme =
             scheme.count < raw.count && scheme.first?.isASCIILetter == true
