@@ -191,6 +191,19 @@ func parse(_ lines: [String]) -> [EventRecord] {
         }
     }
 
+    /// An id PostgreSQL would refuse is rejected on its own line; the rest of the batch lands.
+    @Test func anIdThatIsNotAUUIDIsRejectedAlone() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            _ = try StoreFixtures.seedTwoTenants(database)
+            let bad = eventLine(2).replacingOccurrences(of: "00000000-0000-4000-8000-000000000002", with: "-f1c2a4e-0b7d-4e55-9a1b-2c3d4e5f6071")
+            let (counts, rejections) = try EventIngestor(database: database).ingest(parse([eventLine(1), bad]))
+            #expect(counts.inserted == 1)
+            #expect(rejections.map(\.line) == [2])
+            #expect(rejections.first?.reason.contains("is not a UUID") == true)
+        }
+    }
+
     /// Times go to PostgreSQL in its binary form, computed here: they must be exactly what
     /// PostgreSQL makes of the text (zones, fractions rounded to the microsecond, the UTC day).
     @Test func timesAreStoredExactlyAsPostgreSQLReadsTheirText() throws {

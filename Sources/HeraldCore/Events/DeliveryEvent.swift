@@ -30,53 +30,92 @@ public struct DeliveryEvent: Equatable, Sendable {
 
     /// The event from its named fields (nil or absent: missing), or why it is not one.
     public init(fields: [String: String?]) throws(EventProblem) {
-        func required(_ name: String) throws(EventProblem) -> String {
-            guard let present = fields[name], let value = present else { throw EventProblem("missing field \"\(name)\"") }
-            guard !value.utf8.contains(0) else { throw EventProblem("\(name) contains a NUL character") }
+        var values = EventFields()
+        for (index, name) in Self.columns.enumerated() {
+            if let present = fields[name] { values[index] = present }
+        }
+        try self.init(values)
+    }
+
+    /// The event from its fields in `columns` order (nil: absent or null), or why it is not
+    /// one; the fast NDJSON path comes here without building a dictionary.
+    init(_ fields: EventFields) throws(EventProblem) {
+        func required(_ index: Int) throws(EventProblem) -> String {
+            guard let value = fields[index] else { throw EventProblem("missing field \"\(Self.columns[index])\"") }
+            guard !value.utf8.contains(0) else { throw EventProblem("\(Self.columns[index]) contains a NUL character") }
             return value
         }
-        func slug(_ name: String) throws(EventProblem) -> Slug {
-            let raw = try required(name)
+        func slug(_ index: Int) throws(EventProblem) -> Slug {
+            let raw = try required(index)
             do {
                 return try Slug(raw)
             } catch {
-                throw EventProblem("\(name) \"\(raw.prefix(80))\" is not a slug (lowercase letters, digits and -)")
+                throw EventProblem("\(Self.columns[index]) \"\(raw.prefix(80))\" is not a slug (lowercase letters, digits and -)")
             }
         }
-        let id = try required("event_id")
-        guard UUID(uuidString: id) != nil else { throw EventProblem("event_id \"\(id.prefix(80))\" is not a UUID") }
+        let id = try required(0)
+        guard Self.isUUID(id) else { throw EventProblem("event_id \"\(id.prefix(80))\" is not a UUID") }
         eventID = id.lowercased()
-        tenant = try slug("tenant")
-        app = try slug("app")
-        campaign = try slug("campaign")
-        device = try required("device")
+        tenant = try slug(1)
+        app = try slug(2)
+        campaign = try slug(3)
+        device = try required(4)
         guard !device.isEmpty else { throw EventProblem("device is empty") }
-        guard device.count <= 128 else { throw EventProblem("device is longer than 128 characters") }
-        let kindText = try required("kind")
+        // At most 128 characters: no more bytes than that means no more characters either.
+        guard device.utf8.count <= 128 || device.count <= 128 else { throw EventProblem("device is longer than 128 characters") }
+        let kindText = try required(5)
         guard let kind = EventKind(rawValue: kindText) else {
             throw EventProblem("kind \"\(kindText.prefix(80))\" is not one of \(EventKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self.kind = kind
-        let atText = try required("at")
+        let atText = try required(6)
         guard let at = EventTime(atText) else {
             throw EventProblem("at \"\(atText.prefix(80))\" is not an ISO 8601 time with a zone (like 2026-11-23T09:30:00Z)")
         }
         self.at = at
-        let localeText = try required("locale")
+        let localeText = try required(7)
         do {
             locale = try LocaleTag(localeText)
         } catch {
             throw EventProblem("locale \"\(localeText.prefix(80))\" is not a locale tag (like en, de, pt-BR)")
         }
-        appVersion = try required("app_version")
-        guard !appVersion.isEmpty, appVersion.count <= 64 else { throw EventProblem("app_version must have 1 to 64 characters") }
-        if let present = fields["os_version"], let value = present, !value.isEmpty {
+        appVersion = try required(8)
+        guard !appVersion.isEmpty, appVersion.utf8.count <= 64 || appVersion.count <= 64 else {
+            throw EventProblem("app_version must have 1 to 64 characters")
+        }
+        if let value = fields[9], !value.isEmpty {
             guard !value.utf8.contains(0) else { throw EventProblem("os_version contains a NUL character") }
-            guard value.count <= 64 else { throw EventProblem("os_version is longer than 64 characters") }
+            guard value.utf8.count <= 64 || value.count <= 64 else { throw EventProblem("os_version is longer than 64 characters") }
             osVersion = value
         } else {
             osVersion = nil
         }
+    }
+
+    /// 8-4-4-4-12 hex digits (either case) with dashes: what Foundation's UUID(uuidString:)
+    /// accepts, checked without making one.
+    static func isUUID(_ text: String) -> Bool {
+        guard text.utf8.count == 36 else { return false }
+        for (index, byte) in text.utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                let lower = byte | 0x20
+                guard (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f"))
+                else { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// An event's fields in `DeliveryEvent.columns` order; nil is absent or null.
+struct EventFields {
+    private var values: [String?] = Array(repeating: nil, count: DeliveryEvent.columns.count)
+
+    subscript(index: Int) -> String? {
+        get { values[index] }
+        set { values[index] = newValue }
     }
 }
 
@@ -94,8 +133,17 @@ public struct EventTime: Equatable, Sendable {
     /// Seconds since 1970 (fractions dropped): for ordering and the pruned horizon.
     public let epochSeconds: Int64
 
+    private static let daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
     public init?(_ text: String) {
-        let b = Array(text.utf8)
+        var text = text
+        guard let seconds = text.withUTF8({ Self.epochSeconds($0) }) else { return nil }
+        epochSeconds = seconds
+        self.text = text
+    }
+
+    /// Seconds since 1970 of the ISO 8601 time in `b`, or nil when it is not one.
+    private static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         func digits(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var value = 0
@@ -111,8 +159,7 @@ public struct EventTime: Equatable, Sendable {
             year >= 1970, (1...12).contains(month), hour < 24, minute < 60, second < 60
         else { return nil }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...monthDays[month - 1]).contains(day) else { return nil }
+        guard (1...(month == 2 && leap ? 29 : daysInMonth[month - 1])).contains(day) else { return nil }
         var index = 19
         if index < b.count, b[index] == UInt8(ascii: ".") {
             index += 1
@@ -148,7 +195,6 @@ public struct EventTime: Equatable, Sendable {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
-        epochSeconds = Int64(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
-        self.text = text
+        return Int64(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
     }
 }

@@ -115,6 +115,12 @@ public struct EventStreamParser {
     }
 
     static func event(json bytes: ArraySlice<UInt8>) throws(EventProblem) -> DeliveryEvent {
+        if let fields = EventLineFastPath.fields(bytes) { return try DeliveryEvent(fields) }
+        return try generalEvent(json: bytes)
+    }
+
+    /// Any line: the whole JSON grammar, with a reason for whatever is wrong.
+    static func generalEvent(json bytes: ArraySlice<UInt8>) throws(EventProblem) -> DeliveryEvent {
         let object = try FlatJSONObject.parse(bytes)
         var fields: [String: String?] = [:]
         for name in DeliveryEvent.columns {

@@ -12,7 +12,7 @@ public struct Slug: Hashable, Comparable, Sendable, CustomStringConvertible, Val
     }
 
     public static func isValid(_ raw: String) -> Bool {
-        let bytes = Array(raw.utf8)
+        let bytes = raw.utf8
         guard (1...63).contains(bytes.count), let first = bytes.first, isLowerAlphanumeric(first) else { return false }
         return bytes.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: "-") }
     }
