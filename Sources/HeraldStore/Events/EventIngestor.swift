@@ -252,7 +252,7 @@ public final class EventIngestor {
             kind         event_kind NOT NULL,
             at           timestamptz NOT NULL,
             day          date NOT NULL,
-            locale       text NOT NULL,
+            locale       locale_tag NOT NULL,
             app_version  text NOT NULL,
             os_version   text
         ) ON COMMIT DROP
@@ -266,7 +266,7 @@ public final class EventIngestor {
         """,
         """
         CREATE TEMP TABLE batch_daily_totals (
-            tenant_id bigint, app_id bigint, campaign_id bigint, day date, locale text,
+            tenant_id bigint, app_id bigint, campaign_id bigint, day date, locale locale_tag,
             delivered bigint, impressions bigint, clicks bigint, dismissals bigint,
             delivered_devices bigint, impression_devices bigint, click_devices bigint, dismiss_devices bigint
         ) ON COMMIT DROP
@@ -316,7 +316,6 @@ public final class EventIngestor {
             INSERT INTO delivery_events (tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version)
             SELECT tenant_id, app_id, campaign_id, event_id, device, kind, at, locale, app_version, os_version
             FROM new_events
-            ORDER BY campaign_id, at
         ),
 
         -- Per device and campaign; (xmax = 0) is true for the rows the upsert inserted, i.e.
@@ -365,7 +364,7 @@ public final class EventIngestor {
             ON CONFLICT (campaign_id, day, locale, device) DO UPDATE
                 SET previous_kinds = d.kinds, kinds = d.kinds | excluded.kinds
                 WHERE d.kinds | excluded.kinds <> d.kinds
-            RETURNING d.campaign_id, d.day, d.locale::text AS locale, d.kinds & ~d.previous_kinds AS bits
+            RETURNING d.campaign_id, d.day, d.locale, d.kinds & ~d.previous_kinds AS bits
         )
         INSERT INTO batch_daily_totals
         SELECT g.tenant_id, g.app_id, g.campaign_id, g.day, g.locale, g.delivered, g.impressions, g.clicks, g.dismissals,
