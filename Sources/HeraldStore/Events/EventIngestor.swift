@@ -318,15 +318,26 @@ public final class EventIngestor {
             FROM new_events
         ),
 
-        -- Per device and campaign; (xmax = 0) is true for the rows the upsert inserted, i.e.
-        -- devices new to the campaign, which is what the campaign's unique count adds.
-        per_device AS (
-            SELECT tenant_id, app_id, campaign_id, device, min(at) AS first_at, max(at) AS last_at,
+        -- The batch per device, campaign, UTC day and locale: the one pass over its rows that
+        -- every summary below is made from.
+        per_device_day AS MATERIALIZED (
+            SELECT tenant_id, app_id, campaign_id, day, locale, device, min(at) AS first_at, max(at) AS last_at,
                    count(*) FILTER (WHERE kind = 'delivered') AS delivered,
                    count(*) FILTER (WHERE kind = 'impression') AS impressions,
                    count(*) FILTER (WHERE kind = 'click') AS clicks,
-                   count(*) FILTER (WHERE kind = 'dismiss') AS dismissals
+                   count(*) FILTER (WHERE kind = 'dismiss') AS dismissals,
+                   bit_or(CASE kind WHEN 'delivered' THEN 1 WHEN 'impression' THEN 2 WHEN 'click' THEN 4 ELSE 8 END)::smallint AS kinds
             FROM new_events
+            GROUP BY tenant_id, app_id, campaign_id, day, locale, device
+        ),
+
+        -- Per device and campaign; (xmax = 0) is true for the rows the upsert inserted, i.e.
+        -- devices new to the campaign, which is what the campaign's unique count adds.
+        per_device AS (
+            SELECT tenant_id, app_id, campaign_id, device, min(first_at) AS first_at, max(last_at) AS last_at,
+                   sum(delivered)::bigint AS delivered, sum(impressions)::bigint AS impressions,
+                   sum(clicks)::bigint AS clicks, sum(dismissals)::bigint AS dismissals
+            FROM per_device_day
             GROUP BY tenant_id, app_id, campaign_id, device
         ), device_summary AS (
             INSERT INTO device_campaign_summary AS d
@@ -356,10 +367,8 @@ public final class EventIngestor {
         -- set are left alone and not returned).
         marked AS (
             INSERT INTO campaign_device_days AS d (campaign_id, day, locale, device, kinds)
-            SELECT campaign_id, day, locale, device,
-                   bit_or(CASE kind WHEN 'delivered' THEN 1 WHEN 'impression' THEN 2 WHEN 'click' THEN 4 ELSE 8 END)::smallint
-            FROM new_events
-            GROUP BY 1, 2, 3, 4
+            SELECT campaign_id, day, locale, device, kinds
+            FROM per_device_day
             ORDER BY 1, 2, 3, 4
             ON CONFLICT (campaign_id, day, locale, device) DO UPDATE
                 SET previous_kinds = d.kinds, kinds = d.kinds | excluded.kinds
@@ -370,11 +379,9 @@ public final class EventIngestor {
         SELECT g.tenant_id, g.app_id, g.campaign_id, g.day, g.locale, g.delivered, g.impressions, g.clicks, g.dismissals,
                coalesce(u.delivered, 0), coalesce(u.impressions, 0), coalesce(u.clicks, 0), coalesce(u.dismissals, 0)
         FROM (SELECT tenant_id, app_id, campaign_id, day, locale,
-                     count(*) FILTER (WHERE kind = 'delivered') AS delivered,
-                     count(*) FILTER (WHERE kind = 'impression') AS impressions,
-                     count(*) FILTER (WHERE kind = 'click') AS clicks,
-                     count(*) FILTER (WHERE kind = 'dismiss') AS dismissals
-              FROM new_events
+                     sum(delivered) AS delivered, sum(impressions) AS impressions,
+                     sum(clicks) AS clicks, sum(dismissals) AS dismissals
+              FROM per_device_day
               GROUP BY 1, 2, 3, 4, 5) g
         LEFT JOIN (SELECT campaign_id, day, locale,
                           count(*) FILTER (WHERE bits & 1 <> 0) AS delivered,
