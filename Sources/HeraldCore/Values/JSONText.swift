@@ -25,13 +25,16 @@ public enum JSONText {
 
     /// `quoted(text)`'s UTF-8 bytes appended to `out`, without making the String.
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            // Most text needs no escape: then its bytes go out as they are, in one copy.
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
             out.append(UInt8(ascii: "\""))
-            out += text.utf8
+            out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
-        } else {
-            out += quoted(text).utf8
+            return true
         }
+        if !plain { out += quoted(text).utf8 }
     }
 
     /// Reads back a string literal made by `quoted` (and the common JSON escapes); nil otherwise.
