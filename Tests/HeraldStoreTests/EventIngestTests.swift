@@ -191,6 +191,16 @@ func parse(_ lines: [String]) -> [EventRecord] {
         }
     }
 
+    /// Two ingestors on one connection (the staging tables are made once per connection).
+    @Test func aSecondIngestorOnTheSameConnectionWorks() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            _ = try StoreFixtures.seedTwoTenants(database)
+            #expect(try EventIngestor(database: database).ingest(parse([eventLine(1)])).counts.inserted == 1)
+            #expect(try EventIngestor(database: database).ingest(parse([eventLine(1), eventLine(2)])).counts.inserted == 1)
+        }
+    }
+
     /// An id PostgreSQL would refuse is rejected on its own line; the rest of the batch lands.
     @Test func anIdThatIsNotAUUIDIsRejectedAlone() throws {
         try HeraldFixtures.withMigratedDatabase { configuration in

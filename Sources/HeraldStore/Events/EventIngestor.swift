@@ -61,6 +61,11 @@ public final class EventIngestor {
         // Batches are staged in temporary tables: let them live in memory (only possible
         // before the session's first temporary table).
         _ = try? database.connection.execute("SET temp_buffers = '64MB'")
+        // Made once per connection, emptied by every commit: making and dropping them per
+        // batch cost the server a file created and deleted per table per batch.
+        try database.asOperator { session in
+            for statement in Self.createTemporaryTables { try session.connection.execute(statement) }
+        }
         targets = try database.asOperator(readOnly: true) { try EventTargets.load($0.connection) }
     }
 
@@ -126,7 +131,6 @@ public final class EventIngestor {
                 try connection.execute("SELECT pg_advisory_xact_lock_shared(4851, 1)")
                 let (kept, late) = try Self.splitAtHorizon(staged, connection)
                 guard !kept.isEmpty else { return (0, 0, late) }
-                for statement in Self.createTemporaryTables { try connection.execute(statement) }
                 _ = try timed("copy into staging") {
                     rows.removeAll()
                     for item in kept { Self.append(item, to: &rows) }
@@ -240,10 +244,11 @@ public final class EventIngestor {
 
     // MARK: SQL
 
-    /// The batch as COPYed (ids unique inside it), and what storing it adds to the rollups.
+    /// The batch as COPYed (ids unique inside it), and what storing it adds to the rollups:
+    /// private to the connection, empty outside a batch's transaction.
     private static let createTemporaryTables = [
         """
-        CREATE TEMP TABLE event_staging (
+        CREATE TEMP TABLE IF NOT EXISTS event_staging (
             event_id     uuid NOT NULL,
             tenant_id    bigint NOT NULL,
             app_id       bigint NOT NULL,
@@ -255,21 +260,21 @@ public final class EventIngestor {
             locale       locale_tag NOT NULL,
             app_version  text NOT NULL,
             os_version   text
-        ) ON COMMIT DROP
+        ) ON COMMIT DELETE ROWS
         """,
-        "CREATE TEMP TABLE fresh_ids (event_id uuid) ON COMMIT DROP",
+        "CREATE TEMP TABLE IF NOT EXISTS fresh_ids (event_id uuid) ON COMMIT DELETE ROWS",
         """
-        CREATE TEMP TABLE batch_campaign_totals (
+        CREATE TEMP TABLE IF NOT EXISTS batch_campaign_totals (
             tenant_id bigint, app_id bigint, campaign_id bigint, delivered bigint, impressions bigint, clicks bigint,
             dismissals bigint, new_devices bigint, first_at timestamptz, last_at timestamptz
-        ) ON COMMIT DROP
+        ) ON COMMIT DELETE ROWS
         """,
         """
-        CREATE TEMP TABLE batch_daily_totals (
+        CREATE TEMP TABLE IF NOT EXISTS batch_daily_totals (
             tenant_id bigint, app_id bigint, campaign_id bigint, day date, locale locale_tag,
             delivered bigint, impressions bigint, clicks bigint, dismissals bigint,
             delivered_devices bigint, impression_devices bigint, click_devices bigint, dismiss_devices bigint
-        ) ON COMMIT DROP
+        ) ON COMMIT DELETE ROWS
         """,
     ]
 
