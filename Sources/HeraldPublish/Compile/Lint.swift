@@ -55,8 +55,10 @@ enum Lint {
             while groupOf[index] != index { index = groupOf[index] }
             return index
         }
+        // Each banner's Wi-Fi demand once, not once per pair.
+        let wifi = banners.map { requiredWifi($0.conditions) }
         for i in banners.indices {
-            for j in banners.indices where j > i && canOverlap(banners[i].conditions, banners[j].conditions) {
+            for j in banners.indices where j > i && canOverlap(wifi[i], wifi[j]) {
                 groupOf[root(j)] = root(i)
             }
         }
@@ -67,15 +69,17 @@ enum Lint {
 
     /// Two banners can both qualify unless their `all` groups (or single-condition `any`
     /// groups) demand opposite Wi-Fi states: no other condition type can exclude another.
-    static func canOverlap(_ a: ConditionSet, _ b: ConditionSet) -> Bool {
-        func requiredWifi(_ set: ConditionSet) -> Bool? {
-            if case .bool(let value)? = set.value(group: .all, type: .onWifi) { return value }
-            let any = set.conditions.filter { $0.group == .any }
-            if any.count == 1, any[0].type == .onWifi, case .bool(let value) = any[0].value { return value }
-            return nil
-        }
-        if let x = requiredWifi(a), let y = requiredWifi(b), x != y { return false }
+    private static func canOverlap(_ a: Bool?, _ b: Bool?) -> Bool {
+        if let a, let b, a != b { return false }
         return true
+    }
+
+    /// The Wi-Fi state a banner's conditions demand, if any.
+    private static func requiredWifi(_ set: ConditionSet) -> Bool? {
+        if case .bool(let value)? = set.value(group: .all, type: .onWifi) { return value }
+        let any = set.conditions.filter { $0.group == .any }
+        if any.count == 1, any[0].type == .onWifi, case .bool(let value) = any[0].value { return value }
+        return nil
     }
 
     static func describe(_ set: ConditionSet) -> String {
