@@ -38,7 +38,6 @@ public struct BinaryCopyWriter {
 /// for a hundred thousand rows at a time.
 public struct BinaryCopyRows {
     public private(set) var bytes: [UInt8] = []
-    public private(set) var count = 0
 
     public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
@@ -47,7 +46,6 @@ public struct BinaryCopyRows {
     /// Starts a row of `fields` fields; exactly that many appends must follow.
     public mutating func startRow(fields: Int) {
         BinaryCopyWriter.append(Int16(fields), to: &bytes)
-        count += 1
     }
 
     /// An int8 (bigint) field.
@@ -88,7 +86,6 @@ public struct BinaryCopyRows {
 
     public mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
-        count = 0
     }
 }
 
