@@ -6,7 +6,7 @@ import PackageDescription
 //   HeraldStore -> PostgresClient -> CLibPQ
 let package = Package(
     name: "Herald",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
     ],
@@ -57,7 +57,11 @@ let package = Package(
             dependencies: ["HeraldStore", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "HeraldCLITests", dependencies: ["HeraldTestSupport", "herald"]),
+        // Most CLI tests run commands in-process (InProcessHerald); a few run the built binary.
+        .testTarget(
+            name: "HeraldCLITests",
+            dependencies: ["HeraldTestSupport", "herald", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.
         .testTarget(
             name: "HeraldDeployTests",

@@ -8,6 +8,12 @@ public struct CommandResult: Sendable, CustomStringConvertible {
     public let stderr: String
 
     public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs the real `herald` executable (built next to the test bundle) against a database,

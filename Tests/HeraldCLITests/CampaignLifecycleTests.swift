@@ -8,7 +8,7 @@ import Testing
 @Suite struct CampaignLifecycleTests {
     @Test func wholeLifecycleThroughTheCLI() throws {
         try HeraldFixtures.withMigratedDatabase { database in
-            let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
+            let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme"])
             try herald.succeed(["tenant", "create", "acme", "--name", "Acme Corp"])
             try herald.succeed([
                 "app", "create", "weather", "--name", "Weather", "--platform", "ios",
@@ -101,7 +101,7 @@ import Testing
 
     @Test func applyCreatesUpdatesAndArchivesFromAFile() throws {
         try HeraldFixtures.withMigratedDatabase { database in
-            let herald = HeraldCLI(database: database)
+            let herald = InProcessHerald(database: database)
             try withTemporaryDirectory { scratch in
                 let file = scratch.appendingPathComponent("campaigns.yaml")
                 try Data(CampaignFiles.twoCampaigns.utf8).write(to: file)
@@ -177,7 +177,7 @@ enum CampaignFiles {
     /// Without HERALD_ACTOR (and even without $USER) the audit log names the OS user.
     @Test func actorDefaultsToTheOSUser() throws {
         try HeraldFixtures.withMigratedDatabase { database in
-            var herald = HeraldCLI(database: database)
+            var herald = InProcessHerald(database: database)
             herald.environment["HERALD_ACTOR"] = nil
             herald.environment["USER"] = nil
             herald.environment["LOGNAME"] = nil

@@ -36,7 +36,7 @@ import Testing
 
     @Test func validateListsEveryProblemWithItsPathAndNeedsNoDatabase() throws {
         try withFile(Self.broken) { file in
-            let result = try HeraldCLI(database: nil).run(["validate", "-f", file.path])
+            let result = try InProcessHerald(database: nil).run(["validate", "-f", file.path])
             #expect(result.status == 65, "\(result)")
             let lines = result.stderr.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "\(result)")
@@ -46,7 +46,7 @@ import Testing
             #expect(result.stdout.isEmpty)
         }
         try withFile(CampaignFiles.twoCampaigns) { file in
-            let result = try HeraldCLI(database: nil).run(["validate", "-f", file.path])
+            let result = try InProcessHerald(database: nil).run(["validate", "-f", file.path])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("1 tenant(s), 1 app(s), 2 campaign(s)"))
         }
@@ -54,7 +54,7 @@ import Testing
 
     @Test func applyOfABadFileWritesNothing() throws {
         try HeraldFixtures.withMigratedDatabase { database in
-            let herald = HeraldCLI(database: database)
+            let herald = InProcessHerald(database: database)
             let before = try HeraldFixtures.fingerprint(database)
             try withFile(Self.broken) { file in
                 let result = try herald.run(["apply", "-f", file.path])

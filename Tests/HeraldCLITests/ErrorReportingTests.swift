@@ -13,7 +13,7 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         try HeraldFixtures.withMigratedDatabase { database in
-            let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
+            let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme"])
             try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
             try herald.succeed([
                 "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather",
@@ -154,7 +154,7 @@ import Testing
 
     @Test func missingTenantIsAUsageError() throws {
         try HeraldFixtures.withMigratedDatabase { database in
-            let result = try HeraldCLI(database: database).run(["app", "list"])
+            let result = try InProcessHerald(database: database).run(["app", "list"])
             #expect(result.status == 64)
             #expect(result.stderr.contains("--tenant"))
         }
@@ -185,7 +185,7 @@ import Testing
 
     @Test func pendingMigrationsNameTheMigrateCommand() throws {
         try HeraldFixtures.withEmptyDatabase { database in
-            let herald = HeraldCLI(database: database)
+            let herald = InProcessHerald(database: database)
             let result = try herald.run(["tenant", "list"])
             #expect(result.status == 65, "\(result)")
             #expect(result.stderr.contains("herald migrate"))

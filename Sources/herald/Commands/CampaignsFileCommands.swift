@@ -7,7 +7,7 @@ import HeraldStore
 private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {
     let text: String
     if path == "-" {
-        text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        text = String(decoding: Console.current.readAllInput(), as: UTF8.self)
     } else {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(message: "cannot read \(path): no such file or not readable", code: ExitStatus.dataError)

@@ -69,7 +69,7 @@ struct PublishCommand: ParsableCommand {
         let changed = !result.outcome.written.isEmpty || !result.outcome.removed.isEmpty
         if quiet, !changed { return }
         for warning in result.warnings {
-            FileHandle.standardError.write(Data("herald: warning: \(warning)\n".utf8))
+            Console.current.writeError("herald: warning: \(warning)\n")
         }
         if output.json {
             struct Summary: Encodable {

@@ -35,7 +35,7 @@ struct TenantCommand: ParsableCommand {
                 let tenant = try Slug(tenant)
                 var password: String?
                 if passwordFromStdin {
-                    let line = readLine(strippingNewline: true) ?? ""
+                    let line = Console.current.readInputLine() ?? ""
                     guard !line.isEmpty else { throw InputError(message: "--password-from-stdin: standard input held no password", code: ExitStatus.usage) }
                     password = line
                 }

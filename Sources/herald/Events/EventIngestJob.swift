@@ -105,7 +105,7 @@ final class EventInput: @unchecked Sendable {
 
     init(path: String) throws {
         if path == "-" {
-            descriptor = STDIN_FILENO
+            descriptor = Console.current.inputDescriptor
             ownsDescriptor = false
         } else {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)

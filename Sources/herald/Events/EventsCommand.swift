@@ -59,7 +59,7 @@ struct EventsCommand: ParsableCommand {
                 let database = try Environment.openDatabase()
                 let job = EventIngestJob(
                     database: database, format: format, batchSize: batchSize, jobs: jobs, rejects: rejectsFile,
-                    showProgress: !quiet && !output.json && isatty(STDERR_FILENO) == 1)
+                    showProgress: !quiet && !output.json && Console.current.errorIsTerminal)
                 let summary = try job.run(input)
                 if output.json {
                     try printJSON(summary)

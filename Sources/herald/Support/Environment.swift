@@ -5,7 +5,7 @@ import PostgresClient
 
 /// Where the CLI gets what it does not take as flags.
 enum Environment {
-    static var values: [String: String] { ProcessInfo.processInfo.environment }
+    static var values: [String: String] { Console.current.environment }
 
     /// The audit actor: HERALD_ACTOR, else the OS user running herald.
     static var actor: String {
@@ -22,7 +22,7 @@ enum Environment {
         if let configured = ConnectionConfiguration.fromEnvironment(values) { return configured }
         let embedded = try EmbeddedDatabase(environment: values)
         for note in try embedded.prepare() {
-            FileHandle.standardError.write(Data("herald: \(note)\n".utf8))
+            Console.current.writeError("herald: \(note)\n")
         }
         return embedded.configuration
     }

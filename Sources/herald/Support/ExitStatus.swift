@@ -29,7 +29,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
     } catch {
         let (lines, code) = describe(error)
         for line in lines {
-            FileHandle.standardError.write(Data("herald: \(line)\n".utf8))
+            Console.current.writeError("herald: \(line)\n")
         }
         throw ExitCode(code)
     }

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import HeraldTestSupport
+import PostgresClient
+import Synchronization
+
+@testable import herald
+
+/// Runs herald's commands inside the test process, as swift-argument-parser's own tests do:
+/// the same parsing, commands and error reporting as the binary, with the environment,
+/// standard input and both output streams bound to this one run (`Console`). Exit codes,
+/// signals and the binary's wiring are left to the subprocess tests (`HeraldCLI`).
+struct InProcessHerald: Sendable {
+    var environment: [String: String]
+
+    /// The environment `HeraldCLI` would give the binary: none of the developer's PG* or
+    /// HERALD_* settings, this database, a fixed actor.
+    init(database: ConnectionConfiguration?, environment extra: [String: String] = [:]) {
+        environment = HeraldCLI(database: database, environment: extra).environment
+    }
+
+    /// Runs `herald arguments…` and returns its exit status and what it printed.
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+        let input = try InputFile(stdin ?? "")
+        defer { input.close() }
+        let captured = Mutex((stdout: "", stderr: ""))
+        let console = Console(
+            environment: environment,
+            inputDescriptor: input.descriptor,
+            write: { stream, text in
+                captured.withLock {
+                    switch stream {
+                    case .output: $0.stdout += text
+                    case .error: $0.stderr += text
+                    }
+                }
+            },
+            errorIsTerminal: false)
+        let status = Console.$current.withValue(console) { () -> Int32 in
+            do {
+                var command = try Herald.parseAsRoot(arguments)
+                try command.run()
+                return 0
+            } catch {
+                // What `Herald.main()` does with an error, without leaving the process.
+                let code = Herald.exitCode(for: error)
+                let message = Herald.fullMessage(for: error)
+                if !message.isEmpty { console.write(code == .success ? .output : .error, message + "\n") }
+                return code.rawValue
+            }
+        }
+        return captured.withLock { CommandResult(status: status, stdout: $0.stdout, stderr: $0.stderr) }
+    }
+
+    /// `run` that expects success, for the steps of a scenario.
+    @discardableResult
+    func succeed(_ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+        let result = try run(arguments, stdin: stdin)
+        guard result.status == 0 else {
+            throw CLIRunnerError(message: "herald \(arguments.joined(separator: " ")) failed:\n\(result)")
+        }
+        return result
+    }
+}
+
+/// Standard input for one in-process run: an unlinked temporary file holding `text`.
+private struct InputFile {
+    let descriptor: Int32
+
+    init(_ text: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-stdin-\(UUID().uuidString)").path
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CLIRunnerError(message: "cannot make \(path): \(String(cString: strerror(errno)))") }
+        unlink(path)
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw CLIRunnerError(message: "cannot write standard input: \(String(cString: strerror(errno)))") }
+            written += count
+        }
+        lseek(descriptor, 0, SEEK_SET)
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
+}
