@@ -3,7 +3,7 @@ import Testing
 @testable import HeraldCore
 
 @Suite struct ConditionTests {
-    /// Every kind × every type × every group: exactly the formats.md matrix is accepted.
+    /// Every kind × every type × every group: exactly the matrix of README "Conditions per kind" is accepted.
     @Test(arguments: CampaignKind.allCases)
     func capabilityMatrix(kind: CampaignKind) throws {
         let banner: Set<ConditionType> = [

@@ -7,7 +7,7 @@ import PostgresClient
 /// Herald's validation error (ArgumentParser has one of the same name).
 typealias ValidationError = HeraldCore.ValidationError
 
-/// sysexits(3) codes, as design.md asks.
+/// sysexits(3) codes; what each means to a user is in docs/exit-codes.md.
 enum ExitStatus {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
