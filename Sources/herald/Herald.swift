@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import HeraldStore
 
 @main
 struct Herald: ParsableCommand {
@@ -12,6 +14,7 @@ struct Herald: ParsableCommand {
 
             See it all work with `herald demo`. Then `herald tenant create`, `herald app create` and `herald campaign create`; or describe everything in a file and run `herald apply -f FILE`; `herald publish --out DIR` from cron; `herald events ingest` and `herald report` for delivery history.
             """,
+        version: HeraldVersion.description,
         subcommands: [
             MigrateCommand.self,
             TenantCommand.self,
@@ -29,4 +32,30 @@ struct Herald: ParsableCommand {
             DemoCommand.self,
         ]
     )
+
+    /// The binary's entry point: `run` with the process's own console, then exit with its status.
+    static func main() {
+        Foundation.exit(run(Array(CommandLine.arguments.dropFirst()), console: .process))
+    }
+
+    /// Parses `arguments`, runs the command and reports any failure on `console`, as
+    /// ArgumentParser's own `main()` does, and returns the exit status instead of exiting:
+    /// the binary and the in-process tests go through this one path.
+    static func run(_ arguments: [String], console: Console) -> Int32 {
+        Console.$current.withValue(console) {
+            do {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+                return 0
+            } catch {
+                let code = exitCode(for: error)
+                var message = fullMessage(for: error)
+                if let suggestion = SubcommandSuggestion.forUnknown(in: arguments, error: error) {
+                    message += "\n\(suggestion)"
+                }
+                if !message.isEmpty { console.write(code == .success ? .output : .error, message + "\n") }
+                return code.rawValue
+            }
+        }
+    }
 }

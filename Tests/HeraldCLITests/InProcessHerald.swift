@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import HeraldTestSupport
 import PostgresClient
@@ -37,19 +36,7 @@ struct InProcessHerald: Sendable {
                 }
             },
             errorIsTerminal: false)
-        let status = Console.$current.withValue(console) { () -> Int32 in
-            do {
-                var command = try Herald.parseAsRoot(arguments)
-                try command.run()
-                return 0
-            } catch {
-                // What `Herald.main()` does with an error, without leaving the process.
-                let code = Herald.exitCode(for: error)
-                let message = Herald.fullMessage(for: error)
-                if !message.isEmpty { console.write(code == .success ? .output : .error, message + "\n") }
-                return code.rawValue
-            }
-        }
+        let status = Herald.run(arguments, console: console)
         return captured.withLock { CommandResult(status: status, stdout: $0.stdout, stderr: $0.stderr) }
     }
 

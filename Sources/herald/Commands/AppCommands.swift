@@ -54,7 +54,8 @@ struct AppCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a tenant's apps.")
+        static let configuration = CommandConfiguration(
+            abstract: "List a tenant's apps.", discussion: "Example: herald app list --tenant acme")
         @OptionGroup var tenant: TenantOption
         @OptionGroup var output: JSONFlag
 
@@ -79,7 +80,8 @@ struct AppCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one app.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one app.", discussion: "Example: herald app show weather --tenant acme --json")
         @Argument(help: "App slug.") var slug: String
         @OptionGroup var tenant: TenantOption
         @OptionGroup var output: JSONFlag

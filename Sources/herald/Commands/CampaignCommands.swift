@@ -84,7 +84,9 @@ struct CampaignCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List campaigns of a tenant (or of one app).")
+        static let configuration = CommandConfiguration(
+            abstract: "List campaigns of a tenant (or of one app).",
+            discussion: "Example: herald campaign list --tenant acme --app weather --status active")
         @OptionGroup var tenant: TenantOption
         @Option(help: "Only this app.") var app: String?
         @Option(help: "Only this status: draft, active, paused or archived.") var status: String?
@@ -125,7 +127,9 @@ struct CampaignCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one campaign with its conditions and content.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one campaign with its conditions and content.",
+            discussion: "Example: herald campaign show spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
         @OptionGroup var output: JSONFlag
@@ -204,14 +208,20 @@ struct CampaignCommand: ParsableCommand {
     struct Activate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Activate a campaign (publish it while its schedule runs).",
-            discussion: "Refuses a campaign that could not be published, and says why.")
+            discussion: """
+                Refuses a campaign that could not be published, and says why.
+
+                Example: herald campaign activate spring-sale --tenant acme --app weather
+                """)
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
         func run() throws { try setStatus(.active, key: key, where_: where_) }
     }
 
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause a campaign (stop publishing it; keep everything).")
+        static let configuration = CommandConfiguration(
+            abstract: "Pause a campaign (stop publishing it; keep everything).",
+            discussion: "Example: herald campaign pause spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
         func run() throws { try setStatus(.paused, key: key, where_: where_) }
@@ -219,7 +229,8 @@ struct CampaignCommand: ParsableCommand {
 
     struct Archive: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Archive a campaign (stop publishing it for good; its key stays reserved).")
+            abstract: "Archive a campaign (stop publishing it for good; its key stays reserved).",
+            discussion: "Example: herald campaign archive spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
         func run() throws { try setStatus(.archived, key: key, where_: where_) }

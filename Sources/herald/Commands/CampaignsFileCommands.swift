@@ -32,6 +32,11 @@ struct ApplyCommand: ParsableCommand {
             archives campaigns of the listed apps that the file no longer lists (apps and \
             tenants not in the file are left alone). Applying the same file twice changes \
             nothing. All or nothing: one transaction. `herald export` writes this format.
+
+            Examples:
+              herald apply -f campaigns.yaml --dry-run    # the plan, nothing written
+              herald apply -f campaigns.yaml
+              herald export --tenant acme | herald apply -f -
             """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Campaigns file, or - for standard input.", valueName: "file"))
@@ -79,7 +84,11 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a campaigns file and list every problem with its path; writes nothing.",
-        discussion: "Needs no database. Exit 0 when the file is valid, 65 when it is not.")
+        discussion: """
+            Needs no database. Exit 0 when the file is valid, 65 when it is not.
+
+            Example: herald validate -f campaigns.yaml
+            """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Campaigns file, or - for standard input.", valueName: "file"))
     var file: String
@@ -98,7 +107,11 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a tenant's apps and campaigns as a campaigns file (YAML).",
-        discussion: "export → apply → export gives byte-identical output.")
+        discussion: """
+            export → apply → export gives byte-identical output.
+
+            Example: herald export --tenant acme --app weather -o campaigns.yaml
+            """)
 
     @OptionGroup var tenant: TenantOption
     @Option(help: "Only this app.") var app: String?

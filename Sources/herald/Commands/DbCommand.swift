@@ -29,7 +29,8 @@ struct DbCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Which database Herald uses, and its state.")
+        static let configuration = CommandConfiguration(
+            abstract: "Which database Herald uses, and its state.", discussion: "Example: herald db status --json")
         @OptionGroup var output: JSONFlag
 
         struct JSON: Encodable {
@@ -79,7 +80,9 @@ struct DbCommand: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create (on first use), start and migrate the local PostgreSQL.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create (on first use), start and migrate the local PostgreSQL.",
+            discussion: "Example: HERALD_HOME=/srv/herald-data herald db start")
 
         func run() throws {
             try reportingFailures {
@@ -92,7 +95,9 @@ struct DbCommand: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop the local PostgreSQL (the next herald command starts it again).")
+        static let configuration = CommandConfiguration(
+            abstract: "Stop the local PostgreSQL (the next herald command starts it again).",
+            discussion: "Example: herald db stop")
 
         func run() throws {
             try reportingFailures {
@@ -104,7 +109,8 @@ struct DbCommand: ParsableCommand {
 
     struct URLCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "url", abstract: "Print a conninfo for the database Herald uses (psql accepts it).")
+            commandName: "url", abstract: "Print a conninfo for the database Herald uses (psql accepts it).",
+            discussion: "Example: psql \"$(herald db url)\"")
 
         func run() throws {
             try reportingFailures {

@@ -10,6 +10,10 @@ struct MigrateCommand: ParsableCommand {
             Applies the migrations this herald carries, in order, each in its own transaction, \
             under an advisory lock (two runs never interleave). Refuses to continue when an \
             applied migration changed or the database was migrated by a newer herald.
+
+            Examples:
+              herald migrate --status     # what is applied and what is pending
+              herald migrate              # apply what is pending
             """)
 
     @Flag(name: .long, help: "List applied and pending migrations; change nothing.")

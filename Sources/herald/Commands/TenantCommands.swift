@@ -14,7 +14,10 @@ struct TenantCommand: ParsableCommand {
             commandName: "grant-reporting",
             abstract: "Create (or update) a PostgreSQL login role that reads this tenant's reports and nothing else.",
             discussion: """
-                The role can read the views in the `reporting` schema, and only this tenant's rows of them: no other                 tenant, no raw tables, no writes, no objects of its own. The database enforces it (the views keep the rows                 granted to the role an analyst logs in as), so nothing the analyst sets in their session widens it.                 Running it again for the same role updates its password. Herald's database user needs CREATEROLE.
+                The role can read the views in the `reporting` schema, and only this tenant's rows of them: no other \
+                tenant, no raw tables, no writes, no objects of its own. The database enforces it (the views keep the rows \
+                granted to the role an analyst logs in as), so nothing the analyst sets in their session widens it. \
+                Running it again for the same role updates its password. Herald's database user needs CREATEROLE.
 
                 Example: printf '%s' "$PASSWORD" | herald tenant grant-reporting acme --role acme_analyst --password-from-stdin
                 """)
@@ -53,7 +56,8 @@ struct TenantCommand: ParsableCommand {
     struct RevokeReporting: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke-reporting",
-            abstract: "Remove a reporting role's access to this tenant and drop the role.")
+            abstract: "Remove a reporting role's access to this tenant and drop the role.",
+            discussion: "Example: herald tenant revoke-reporting acme --role acme_analyst")
 
         @Argument(help: "Tenant slug.")
         var tenant: String
@@ -108,7 +112,8 @@ struct TenantCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List tenants.")
+        static let configuration = CommandConfiguration(
+            abstract: "List tenants.", discussion: "Example: herald tenant list --json")
 
         @OptionGroup var output: JSONFlag
 
@@ -130,7 +135,8 @@ struct TenantCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a tenant and its apps.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a tenant and its apps.", discussion: "Example: herald tenant show acme")
 
         @Argument(help: "Tenant slug.")
         var slug: String

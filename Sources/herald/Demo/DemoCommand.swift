@@ -14,6 +14,8 @@ struct DemoCommand: ParsableCommand {
             en, de and pt-BR, a banner with two views and conditions, an alert and a story; stores a small generated \
             set of delivery events; publishes the tenant to --out; and prints the files it wrote, what a sample device \
             would see and why, and a campaign report. Running it again is safe and changes nothing.
+
+            Example: herald demo --out /tmp/herald-demo
             """)
 
     @Option(help: "Where to publish.") var out = "public"
