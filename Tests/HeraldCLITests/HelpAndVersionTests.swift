@@ -85,7 +85,7 @@ import Testing
         let result = try InProcessHerald(database: nil).run(["--version"])
         #expect(result.status == 0)
         let newest = try #require(Migration.bundled.last)
-        #expect(result.stdout == "herald \(HeraldVersion.release) (schema \(newest.name), \(Migration.bundled.count) migrations)\n")
+        #expect(result.stdout == "herald \(HeraldVersion.release) (schema \(newest.name.replacingOccurrences(of: ".sql", with: "")), \(Migration.bundled.count) migrations)\n")
         #expect(try InProcessHerald(database: nil).run(["--help"]).stdout.contains("--version"))
     }
 

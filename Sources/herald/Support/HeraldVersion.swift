@@ -6,7 +6,12 @@ enum HeraldVersion {
     static let release = "0.4.0"
 
     static var description: String {
-        let schema = Migration.bundled.last.map { "schema \($0.name)" } ?? "no schema"
+        let schema = Migration.bundled.last.map { "schema \(schemaName($0))" } ?? "no schema"
         return "herald \(release) (\(schema), \(Migration.bundled.count) migrations)"
+    }
+
+    /// A migration's name without its file extension: `0012_daily_rollup_by_day`.
+    static func schemaName(_ migration: Migration) -> String {
+        migration.name.hasSuffix(".sql") ? String(migration.name.dropLast(4)) : migration.name
     }
 }
