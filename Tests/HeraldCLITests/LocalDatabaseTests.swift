@@ -52,7 +52,7 @@ import Testing
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
                 let herald = HeraldCLI(database: database)
-                let first = try herald.succeed(["demo"], in: root)
+                let first = try herald.succeed(["demo", "--yes"], in: root)
                 for expected in [
                     "1. campaigns: applied 5 change(s)", "+ campaign demo/weather/spring-sale (banner)",
                     "2. delivery events: read 468 · inserted 468 · duplicate 0 · rejected 0",
@@ -75,7 +75,7 @@ import Testing
                 }
                 let before = try mtimes()
 
-                let second = try herald.succeed(["demo"], in: root)
+                let second = try herald.succeed(["demo", "--yes"], in: root)
                 #expect(second.stdout.contains("1. campaigns: up to date (no changes)"), "\(second)")
                 #expect(second.stdout.contains("read 468 · inserted 0 · duplicate 468 · rejected 0"))
                 #expect(second.stdout.contains("0 written, 13 unchanged, 0 removed"))

@@ -15,7 +15,7 @@ struct CampaignCommand: ParsableCommand {
     /// `--app` plus the tenant: which app a campaign command works in.
     struct AppOptions: ParsableArguments {
         @OptionGroup var tenant: TenantOption
-        @Option(help: "App slug.") var app: String
+        @OptionGroup var app: RequiredAppOption
     }
 
     struct Create: ParsableCommand {
@@ -65,7 +65,7 @@ struct CampaignCommand: ParsableCommand {
                 spec.conditions = try addConditions(all: allConditions, any: anyConditions, kind: kind, to: ConditionSet())
                 let database = try Environment.openDatabase()
                 let record = try database.inTenant(try where_.tenant.slug()) { session in
-                    let app = try session.apps.find(try Slug(where_.app))
+                    let app = try session.apps.find(try where_.app.slug())
                     let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
                     if let content = try contentOptions.content(kind: kind, existing: nil) {
                         spec.content[locale] = content
@@ -88,7 +88,7 @@ struct CampaignCommand: ParsableCommand {
             abstract: "List campaigns of a tenant (or of one app).",
             discussion: "Example: herald campaign list --tenant acme --app weather --status active")
         @OptionGroup var tenant: TenantOption
-        @Option(help: "Only this app.") var app: String?
+        @Option(help: ArgumentHelp("Only this app.", discussion: "Defaults to $HERALD_APP.")) var app: String?
         @Option(help: "Only this status: draft, active, paused or archived.") var status: String?
         @OptionGroup var output: JSONFlag
 
@@ -104,7 +104,7 @@ struct CampaignCommand: ParsableCommand {
                 }
                 let database = try Environment.openDatabase()
                 let tenantSpec = try database.inTenant(try tenant.slug(), readOnly: true) { session in
-                    try session.spec(app: try app.map { try Slug($0) })
+                    try session.spec(app: try ShellDefaults.app(app).map { try Slug($0) })
                 }
                 let rows = tenantSpec.apps.flatMap { app in
                     app.campaigns.filter { status == nil || $0.status == status }.map { (app.slug, $0) }
@@ -138,10 +138,10 @@ struct CampaignCommand: ParsableCommand {
             try reportingFailures {
                 let database = try Environment.openDatabase()
                 let record = try database.inTenant(try where_.tenant.slug(), readOnly: true) { session in
-                    try session.campaigns.find(try Slug(key), in: try session.apps.find(try Slug(where_.app)))
+                    try session.campaigns.find(try Slug(key), in: try session.apps.find(try where_.app.slug()))
                 }
                 if output.json {
-                    try printJSON(CampaignJSON(record.spec, app: try Slug(where_.app)))
+                    try printJSON(CampaignJSON(record.spec, app: try where_.app.slug()))
                 } else {
                     print(CampaignText.describe(record))
                 }
@@ -176,7 +176,7 @@ struct CampaignCommand: ParsableCommand {
             try reportingFailures {
                 let database = try Environment.openDatabase()
                 let (spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
-                    let app = try session.apps.find(try Slug(where_.app))
+                    let app = try session.apps.find(try where_.app.slug())
                     var spec = try session.campaigns.find(try Slug(key), in: app).spec
                     if let name { spec.name = name }
                     if clearStarts { spec.startsAt = nil }
@@ -197,7 +197,7 @@ struct CampaignCommand: ParsableCommand {
                     return (spec, try session.campaigns.save(spec, in: app))
                 }
                 if output.json {
-                    try printJSON(CampaignJSON(spec, app: try Slug(where_.app)))
+                    try printJSON(CampaignJSON(spec, app: try where_.app.slug()))
                 } else {
                     print(changed.isEmpty ? "no change" : "updated \(spec.key): \(changed.joined(separator: ", "))")
                 }
@@ -241,7 +241,7 @@ private func setStatus(_ status: CampaignStatus, key: String, where_: CampaignCo
     try reportingFailures {
         let database = try Environment.openDatabase()
         let record = try database.inTenant(try where_.tenant.slug()) { session in
-            try session.campaigns.setStatus(try Slug(key), status, in: try session.apps.find(try Slug(where_.app)))
+            try session.campaigns.setStatus(try Slug(key), status, in: try session.apps.find(try where_.app.slug()))
         }
         print("campaign \(record.spec.key) is \(record.spec.status.rawValue)")
     }

@@ -83,7 +83,7 @@ private func changeConditions(
 ) throws {
     let database = try Environment.openDatabase()
     let changed = try database.inTenant(try where_.tenant.slug()) { session in
-        let app = try session.apps.find(try Slug(where_.app))
+        let app = try session.apps.find(try where_.app.slug())
         var spec = try session.campaigns.find(try Slug(key), in: app).spec
         try change(&spec)
         return try session.campaigns.save(spec, in: app)

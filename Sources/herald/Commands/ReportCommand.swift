@@ -30,8 +30,8 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "campaigns, daily or device.")
     var kind: Kind
 
-    @Option(help: "Only this tenant.") var tenant: String?
-    @Option(help: "Only this app.") var app: String?
+    @Option(help: ArgumentHelp("Only this tenant.", discussion: "Defaults to $HERALD_TENANT.")) var tenant: String?
+    @Option(help: ArgumentHelp("Only this app.", discussion: "Defaults to $HERALD_APP.")) var app: String?
     @Option(help: "Only this campaign (key).") var campaign: String?
     @Option(help: "The device (for `device`).") var device: String?
     @Option(help: "First day, YYYY-MM-DD (default: 29 days before --until).") var since: String?
@@ -47,7 +47,7 @@ struct ReportCommand: ParsableCommand {
                 throw InputError(message: "`herald report device` needs --device ID", code: ExitStatus.usage)
             }
             let filter = ReportFilter(
-                tenant: try tenant.map { try Slug($0) }, app: try app.map { try Slug($0) }, campaign: try campaign.map { try Slug($0) },
+                tenant: try ShellDefaults.tenant(tenant).map { try Slug($0) }, app: try ShellDefaults.app(app).map { try Slug($0) }, campaign: try campaign.map { try Slug($0) },
                 device: device, since: since, until: until)
             let database = try Environment.openDatabase()
             let table = try database.asOperator(readOnly: true) { session in

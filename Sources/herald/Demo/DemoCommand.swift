@@ -20,11 +20,21 @@ struct DemoCommand: ParsableCommand {
 
     @Option(help: "Where to publish.") var out = "public"
 
+    @Flag(help: "Write the demo tenant into the configured database too (HERALD_DATABASE_URL or PG*), not only into Herald's local one.")
+    var yes = false
+
     func run() throws {
         try reportingFailures {
             let started = DispatchTime.now().uptimeNanoseconds
             let tenant = try Slug("demo")
             let app = try Slug("weather")
+            // The demo adds a tenant, campaigns and events: never into someone's real database by accident.
+            guard yes || Environment.usesEmbeddedDatabase else {
+                throw InputError(
+                    message: "herald demo writes a tenant `demo` with campaigns and 468 events into the database it uses; "
+                        + "HERALD_DATABASE_URL or PG* name a configured one, so pass --yes to write there (or unset them to use Herald's local PostgreSQL)",
+                    code: ExitStatus.usage)
+            }
             let configuration = try Environment.databaseConfiguration()
             print("Herald demo on \(Environment.usesEmbeddedDatabase ? "Herald's local PostgreSQL" : "the configured database"): \(configuration.redactedDescription)")
             let database = try HeraldDatabase(configuration: configuration, actor: Environment.actor)

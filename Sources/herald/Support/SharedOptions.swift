@@ -7,10 +7,35 @@ struct TenantOption: ParsableArguments {
     var tenant: String?
 
     func slug() throws -> Slug {
-        guard let raw = tenant ?? Environment.values["HERALD_TENANT"], !raw.isEmpty else {
+        guard let raw = ShellDefaults.tenant(tenant), !raw.isEmpty else {
             throw InputError(
                 message: "no tenant given: pass --tenant SLUG or set HERALD_TENANT (`herald tenant list` shows them)",
                 code: ExitStatus.usage)
+        }
+        return try Slug(raw)
+    }
+}
+
+/// The defaults people set once per shell: HERALD_TENANT for `--tenant`, HERALD_APP for `--app`
+/// (not for `publish`, whose scope a stray variable must never narrow).
+enum ShellDefaults {
+    static func tenant(_ flag: String?) -> String? { flag ?? nonEmpty("HERALD_TENANT") }
+    static func app(_ flag: String?) -> String? { flag ?? nonEmpty("HERALD_APP") }
+
+    private static func nonEmpty(_ name: String) -> String? {
+        guard let value = Environment.values[name], !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// `--app`, defaulting to HERALD_APP, for commands that work in one app.
+struct RequiredAppOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("App slug.", discussion: "Defaults to $HERALD_APP."))
+    var app: String?
+
+    func slug() throws -> Slug {
+        guard let raw = ShellDefaults.app(app), !raw.isEmpty else {
+            throw InputError(message: "no app given: pass --app SLUG or set HERALD_APP (`herald app list` shows them)", code: ExitStatus.usage)
         }
         return try Slug(raw)
     }
