@@ -64,16 +64,16 @@ struct CampaignCommand: ParsableCommand {
                 try schedule.apply(to: &spec)
                 spec.conditions = try addConditions(all: allConditions, any: anyConditions, kind: kind, to: ConditionSet())
                 let database = try Environment.openDatabase()
-                let record = try database.inTenant(try where_.tenant.slug()) { session in
+                let (app, record) = try database.inTenant(try where_.tenant.slug()) { session in
                     let app = try session.apps.find(try where_.app.slug())
                     let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
                     if let content = try contentOptions.content(kind: kind, existing: nil) {
                         spec.content[locale] = content
                     }
-                    return try session.campaigns.create(spec, in: app)
+                    return (app, try session.campaigns.create(spec, in: app))
                 }
                 if output.json {
-                    try printJSON(CampaignJSON(record.spec))
+                    try printJSON(CampaignJSON(record.spec, app: app.spec.slug, detail: app.spec))
                 } else {
                     var line = "created \(kind) campaign \(record.spec.key) (draft)"
                     if let key = record.spec.messageKey { line += ", message key \(key)" }
@@ -113,10 +113,12 @@ struct CampaignCommand: ParsableCommand {
                     try printJSON(rows.map { CampaignJSON($0.1, app: $0.0) })
                     return
                 }
-                var table = TextTable("APP", "KEY", "KIND", "STATUS", "NAME", "STARTS", "ENDS", "PRIORITY", "CONTENT IN")
+                // STATE is what devices see now (an active campaign may not have started, or have ended).
+                let now = Date()
+                var table = TextTable("APP", "KEY", "KIND", "STATE", "NAME", "STARTS", "ENDS", "PRIORITY", "CONTENT IN")
                 for (app, campaign) in rows {
                     table.append(
-                        app.rawValue, campaign.key.rawValue, campaign.kind.rawValue, campaign.status.rawValue,
+                        app.rawValue, campaign.key.rawValue, campaign.kind.rawValue, CampaignState(campaign, at: now).rawValue,
                         campaign.name, formatOptional(campaign.startsAt), formatOptional(campaign.endsAt),
                         String(campaign.priority),
                         campaign.content.keys.sorted().map(\.rawValue).joined(separator: ","))
@@ -137,13 +139,14 @@ struct CampaignCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let database = try Environment.openDatabase()
-                let record = try database.inTenant(try where_.tenant.slug(), readOnly: true) { session in
-                    try session.campaigns.find(try Slug(key), in: try session.apps.find(try where_.app.slug()))
+                let (app, record) = try database.inTenant(try where_.tenant.slug(), readOnly: true) { session in
+                    let app = try session.apps.find(try where_.app.slug())
+                    return (app, try session.campaigns.find(try Slug(key), in: app))
                 }
                 if output.json {
-                    try printJSON(CampaignJSON(record.spec, app: try where_.app.slug()))
+                    try printJSON(CampaignJSON(record.spec, app: app.spec.slug, detail: app.spec))
                 } else {
-                    print(CampaignText.describe(record))
+                    print(CampaignText.describe(record, app: app.spec))
                 }
             }
         }
@@ -166,6 +169,12 @@ struct CampaignCommand: ParsableCommand {
         @Flag(name: .customLong("clear-starts"), help: "Remove the start time.") var clearStarts = false
         @Flag(name: .customLong("clear-ends"), help: "Remove the end time.") var clearEnds = false
         @Flag(name: .customLong("all-locales"), help: "Remove the locale restriction.") var allLocales = false
+        @Option(
+            help: ArgumentHelp(
+                "Remove an optional field (repeatable): \(ClearableField.allCases.map(\.rawValue).joined(separator: ", ")).",
+                discussion: "Content fields are removed in --locale's content. `--action-url ''` does the same as `--clear action-url`.",
+                valueName: "field"))
+        var clear: [ClearableField] = []
         @Option(help: "New alert message key (the old one stays used forever).") var messageKey: String?
         @Option(name: .customLong("remove-content"), help: ArgumentHelp("Remove the content of a locale (repeatable).", valueName: "locale"))
         var removeContent: [String] = []
@@ -175,13 +184,13 @@ struct CampaignCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let database = try Environment.openDatabase()
-                let (spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
+                let (app, spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
                     let app = try session.apps.find(try where_.app.slug())
                     var spec = try session.campaigns.find(try Slug(key), in: app).spec
                     if let name { spec.name = name }
-                    if clearStarts { spec.startsAt = nil }
-                    if clearEnds { spec.endsAt = nil }
-                    if allLocales { spec.locales = nil }
+                    if clearStarts || clear.contains(.starts) { spec.startsAt = nil }
+                    if clearEnds || clear.contains(.ends) { spec.endsAt = nil }
+                    if allLocales || clear.contains(.locales) { spec.locales = nil }
                     try schedule.apply(to: &spec)
                     if let messageKey { spec.messageKey = try MessageKey(messageKey) }
                     for raw in removeContent {
@@ -191,13 +200,13 @@ struct CampaignCommand: ParsableCommand {
                         }
                     }
                     let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
-                    if let content = try contentOptions.content(kind: spec.kind, existing: spec.content[locale]) {
+                    if let content = try contentOptions.content(kind: spec.kind, existing: spec.content[locale], clearing: Set(clear)) {
                         spec.content[locale] = content
                     }
-                    return (spec, try session.campaigns.save(spec, in: app))
+                    return (app, spec, try session.campaigns.save(spec, in: app))
                 }
                 if output.json {
-                    try printJSON(CampaignJSON(spec, app: try where_.app.slug()))
+                    try printJSON(CampaignJSON(spec, app: app.spec.slug, detail: app.spec))
                 } else {
                     print(changed.isEmpty ? "no change" : "updated \(spec.key): \(changed.joined(separator: ", "))")
                 }
@@ -209,13 +218,16 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Activate a campaign (publish it while its schedule runs).",
             discussion: """
-                Refuses a campaign that could not be published, and says why.
+                Refuses a campaign that could not be published, and says why. An archived campaign comes back \
+                only with --force: devices remember its identity, and the refusal says what they will do.
 
                 Example: herald campaign activate spring-sale --tenant acme --app weather
                 """)
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
-        func run() throws { try setStatus(.active, key: key, where_: where_) }
+        @Flag(help: "Activate an archived campaign again (devices remember what they did with it).") var force = false
+        @OptionGroup var output: JSONFlag
+        func run() throws { try setStatus(.active, key: key, where_: where_, force: force, json: output.json) }
     }
 
     struct Pause: ParsableCommand {
@@ -224,7 +236,8 @@ struct CampaignCommand: ParsableCommand {
             discussion: "Example: herald campaign pause spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
-        func run() throws { try setStatus(.paused, key: key, where_: where_) }
+        @OptionGroup var output: JSONFlag
+        func run() throws { try setStatus(.paused, key: key, where_: where_, json: output.json) }
     }
 
     struct Archive: ParsableCommand {
@@ -233,18 +246,48 @@ struct CampaignCommand: ParsableCommand {
             discussion: "Example: herald campaign archive spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.") var key: String
         @OptionGroup var where_: AppOptions
-        func run() throws { try setStatus(.archived, key: key, where_: where_) }
+        @OptionGroup var output: JSONFlag
+        func run() throws { try setStatus(.archived, key: key, where_: where_, json: output.json) }
     }
 }
 
-private func setStatus(_ status: CampaignStatus, key: String, where_: CampaignCommand.AppOptions) throws {
+private func setStatus(
+    _ status: CampaignStatus, key: String, where_: CampaignCommand.AppOptions, force: Bool = false, json: Bool
+) throws {
     try reportingFailures {
         let database = try Environment.openDatabase()
-        let record = try database.inTenant(try where_.tenant.slug()) { session in
-            try session.campaigns.setStatus(try Slug(key), status, in: try session.apps.find(try where_.app.slug()))
+        let (app, record) = try database.inTenant(try where_.tenant.slug()) { session in
+            let app = try session.apps.find(try where_.app.slug())
+            let key = try Slug(key)
+            if status == .active, !force {
+                let current = try session.campaigns.find(key, in: app).spec
+                if current.status == .archived { throw InputError(message: archivedRefusal(current), code: ExitStatus.usage) }
+            }
+            return (app, try session.campaigns.setStatus(key, status, in: app))
         }
-        print("campaign \(record.spec.key) is \(record.spec.status.rawValue)")
+        if json {
+            try printJSON(CampaignJSON(record.spec, app: app.spec.slug, detail: app.spec))
+        } else {
+            print("campaign \(record.spec.key) is \(record.spec.status.rawValue)")
+        }
     }
+}
+
+/// Why an archived campaign needs --force: what devices remember of it, by kind.
+private func archivedRefusal(_ campaign: CampaignSpec) -> String {
+    let remembered: String =
+        switch campaign.kind {
+        case .banner:
+            "devices that showed banner \(campaign.key) keep its history under that notification id "
+                + "(neverDisplayed stays false for them; last display and launch counts carry on)"
+        case .alert:
+            "devices that saw or dismissed message key \(campaign.messageKey?.rawValue ?? "-") never show it again; "
+                + "give it a new key with `campaign update --message-key` if they should"
+        case .story:
+            "stories keep no state on devices, but the push files under its key come back"
+        }
+    return "campaign \(campaign.key) is archived; activating it again publishes it under the same identity: "
+        + "\(remembered). Pass --force to activate it anyway"
 }
 
 /// `--starts`, `--ends`, `--priority`, `--locales` for create and update.

@@ -9,9 +9,9 @@ struct CampaignContentOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Alert title.", valueName: "text")) var title: String?
     @Option(help: ArgumentHelp("Alert message.", valueName: "text")) var message: String?
-    @Option(name: .customLong("action-url"), help: ArgumentHelp("Alert action URL (any scheme).", valueName: "url"))
+    @Option(name: .customLong("action-url"), help: ArgumentHelp("Alert action URL (any scheme); '' removes it.", valueName: "url"))
     var actionURL: String?
-    @Option(name: .customLong("action-button"), help: ArgumentHelp("Alert action button label.", valueName: "text"))
+    @Option(name: .customLong("action-button"), help: ArgumentHelp("Alert action button label; '' removes it.", valueName: "text"))
     var actionButton: String?
 
     @Option(
@@ -20,7 +20,7 @@ struct CampaignContentOptions: ParsableArguments {
             "Story page (repeatable, in order): 'image=URL,duration=5,link=URL,button_title=…,title=…,subtitle=…'.",
             discussion: "Escape a comma in a value as \\, or double-quote the value.", valueName: "spec"))
     var pages: [String] = []
-    @Option(name: .customLong("push-title"), help: ArgumentHelp("Story push title.", valueName: "text"))
+    @Option(name: .customLong("push-title"), help: ArgumentHelp("Story push title; '' removes it.", valueName: "text"))
     var pushTitle: String?
     @Option(name: .customLong("push-text"), help: ArgumentHelp("Story push text (also the fallback body).", valueName: "text"))
     var pushText: String?
@@ -39,9 +39,19 @@ struct CampaignContentOptions: ParsableArguments {
     }
 
     /// The content for `locale` after applying these flags to what exists (nil: nothing given).
-    func content(kind: CampaignKind, existing: CampaignContent?) throws -> CampaignContent? {
-        guard !isEmpty else { return nil }
+    /// An optional field given as '' (or named by `--clear`) is removed.
+    func content(kind: CampaignKind, existing: CampaignContent?, clearing: Set<ClearableField> = []) throws -> CampaignContent? {
+        let clearsContent = !clearing.isDisjoint(with: [.actionURL, .actionButton, .pushTitle])
+        guard !isEmpty || (clearsContent && existing != nil) else { return nil }
         try refuseFlagsOfOtherKinds(kind)
+        for field in clearing where field.kind.map({ $0 != kind }) ?? false {
+            throw InputError(message: "--clear \(field.rawValue) is for \(field.kind?.rawValue ?? "") campaigns, not \(kind)", code: ExitStatus.usage)
+        }
+        /// The new value of an optional field: cleared, given, or kept.
+        func optional<T>(_ given: String?, _ field: ClearableField, old: T?, _ parse: (String) throws -> T) rethrows -> T? {
+            if clearing.contains(field) || given == "" { return nil }
+            return try given.map(parse) ?? old
+        }
         switch kind {
         case .alert:
             var old: AlertContent?
@@ -49,10 +59,11 @@ struct CampaignContentOptions: ParsableArguments {
             guard let title = title ?? old?.title, let message = message ?? old?.message else {
                 throw InputError(message: "alert content for a new locale needs both --title and --message")
             }
-            let actionURL = try actionURL.map { try LinkURL($0) } ?? old?.actionURL
             return .alert(
                 AlertContent(
-                    title: title, message: message, actionURL: actionURL, actionButton: actionButton ?? old?.actionButton))
+                    title: title, message: message,
+                    actionURL: try optional(actionURL, .actionURL, old: old?.actionURL) { try LinkURL($0) },
+                    actionButton: optional(actionButton, .actionButton, old: old?.actionButton) { $0 }))
         case .story:
             var old: StoryContent?
             if case .story(let story) = existing { old = story }
@@ -60,7 +71,7 @@ struct CampaignContentOptions: ParsableArguments {
             guard let pushText = pushText ?? old?.pushText else {
                 throw InputError(message: "story content for a new locale needs --push-text and at least one --page")
             }
-            return .story(StoryContent(pushTitle: pushTitle ?? old?.pushTitle, pushText: pushText, pages: pages))
+            return .story(StoryContent(pushTitle: optional(pushTitle, .pushTitle, old: old?.pushTitle) { $0 }, pushText: pushText, pages: pages))
         case .banner:
             var old: BannerContent?
             if case .banner(let banner) = existing { old = banner }
@@ -87,6 +98,23 @@ struct CampaignContentOptions: ParsableArguments {
         guard wrong.isEmpty else {
             throw InputError(
                 message: wrong.map { "\($0.1) is for \($0.0) campaigns, not \(kind)" }.joined(separator: "\n"))
+        }
+    }
+}
+
+/// Optional fields `campaign update --clear FIELD` removes.
+enum ClearableField: String, CaseIterable, ExpressibleByArgument {
+    case starts, ends, locales
+    case actionURL = "action-url"
+    case actionButton = "action-button"
+    case pushTitle = "push-title"
+
+    /// The campaign kind whose content has this field; nil for fields of every campaign.
+    var kind: CampaignKind? {
+        switch self {
+        case .starts, .ends, .locales: nil
+        case .actionURL, .actionButton: .alert
+        case .pushTitle: .story
         }
     }
 }

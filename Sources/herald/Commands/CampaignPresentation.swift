@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldPublish
 import HeraldStore
 
 /// A campaign for `--json`.
@@ -9,6 +10,8 @@ struct CampaignJSON: Encodable {
     let kind: String
     let name: String
     let status: String
+    /// What a device sees now: live, scheduled, ended, draft, paused or archived.
+    let state: String
     let startsAt: Date?
     let endsAt: Date?
     let priority: Int
@@ -16,13 +19,20 @@ struct CampaignJSON: Encodable {
     let messageKey: String?
     let conditions: [String: [String: String]]
     let contentLocales: [String]
+    /// Each locale's content (`campaign show`, `create` and `update`; not in lists).
+    let content: [String: CampaignContentJSON]?
+    /// For each locale the app supports, the locale whose content its devices get, or null
+    /// when they get none (restricted away, or nothing to fall back to).
+    let localeContent: [String: String?]?
 
-    init(_ spec: CampaignSpec, app: Slug? = nil) {
+    /// `detail`: the campaign's app, for the content of every locale and where each falls back.
+    init(_ spec: CampaignSpec, app: Slug? = nil, now: Date = Date(), detail: AppSpec? = nil) {
         self.app = app?.rawValue
         key = spec.key.rawValue
         kind = spec.kind.rawValue
         name = spec.name
         status = spec.status.rawValue
+        state = CampaignState(spec, at: now).rawValue
         startsAt = spec.startsAt
         endsAt = spec.endsAt
         priority = spec.priority
@@ -34,17 +44,27 @@ struct CampaignJSON: Encodable {
         }
         self.conditions = conditions
         contentLocales = spec.content.keys.sorted().map(\.rawValue)
+        if let detail {
+            content = Dictionary(uniqueKeysWithValues: spec.content.map { ($0.key.rawValue, CampaignContentJSON($0.value)) })
+            localeContent = Dictionary(
+                uniqueKeysWithValues: detail.locales.map {
+                    ($0.rawValue, PublishSelection.contentLocale(of: spec, for: $0, in: detail)?.rawValue)
+                })
+        } else {
+            content = nil
+            localeContent = nil
+        }
     }
 }
 
 /// A campaign for people: `campaign show`.
 enum CampaignText {
-    static func describe(_ record: CampaignRecord) -> String {
+    static func describe(_ record: CampaignRecord, app: AppSpec, now: Date = Date()) -> String {
         let spec = record.spec
         var lines = [
             "campaign     \(spec.key) (\(spec.kind.rawValue))",
             "name         \(spec.name)",
-            "status       \(spec.status.rawValue)",
+            "status       \(spec.status.rawValue) (devices: \(CampaignState(spec, at: now).rawValue))",
             "schedule     \(formatOptional(spec.startsAt)) .. \(formatOptional(spec.endsAt))",
             "priority     \(spec.priority)",
             "locales      \(spec.locales.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "all of the app's")",
@@ -80,9 +100,28 @@ enum CampaignText {
                 if let title = story.pushTitle { lines.append("    push title: \(title)") }
                 lines.append("    push text: \(story.pushText)")
                 for (index, page) in story.pages.enumerated() {
-                    lines.append("    page \(index + 1): \(page.image.rawValue)\(page.title.map { " \"\($0)\"" } ?? "")")
+                    var fields = ["image \(page.image.rawValue)"]
+                    if let duration = page.duration { fields.append("duration \(NumberText.format(duration)) s") }
+                    if let title = page.title { fields.append("title \"\(title)\"") }
+                    if let subtitle = page.subtitle { fields.append("subtitle \"\(subtitle)\"") }
+                    if let button = page.buttonTitle { fields.append("button \"\(button)\"") }
+                    if let link = page.link { fields.append("link \(link.rawValue)") }
+                    lines.append("    page \(index + 1): " + fields.joined(separator: ", "))
                 }
             }
+        }
+        // What each of the app's locales gets: its own content, a fallback, or nothing.
+        lines.append("devices by locale")
+        for locale in app.locales {
+            let shown = PublishSelection.contentLocale(of: spec, for: locale, in: app)
+            let text: String =
+                switch shown {
+                case nil where spec.locales.map({ !$0.contains(locale) }) ?? false: "nothing (the campaign is not for this locale)"
+                case nil: "nothing (no content in \(locale.fallbackChain(defaultLocale: app.defaultLocale).map(\.rawValue).joined(separator: " → ")))"
+                case locale?: "its own content"
+                case let other?: "the \(other) content (falls back \(locale.fallbackChain(defaultLocale: app.defaultLocale).map(\.rawValue).joined(separator: " → ")))"
+                }
+            lines.append("  \(locale): \(text)")
         }
         return lines.joined(separator: "\n")
     }
