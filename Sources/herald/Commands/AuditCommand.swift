@@ -23,14 +23,16 @@ struct AuditCommand: ParsableCommand {
                 try $0.audit.entries(since: since, limit: limit)
             }
             if output.json {
+                /// `before` and `after` are the row as it was and became (columns in camelCase), or null.
                 struct Entry: Encodable {
                     let at: Date
                     let actor, action, entity, entityId: String
-                    let before, after: String?
+                    let before, after: ParsedJSON?
                 }
                 try printJSON(entries.map {
                     Entry(at: $0.at, actor: $0.actor, action: $0.action, entity: $0.entity, entityId: $0.entityID,
-                          before: $0.before, after: $0.after)
+                          before: $0.before.flatMap { ParsedJSON(text: $0)?.camelCased },
+                          after: $0.after.flatMap { ParsedJSON(text: $0)?.camelCased })
                 })
                 return
             }

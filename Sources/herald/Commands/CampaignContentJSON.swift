@@ -1,6 +1,7 @@
 import HeraldCore
 
-/// One locale's content in `--json` (camelCase, as every other key): the fields of its kind.
+/// One locale's content in `--json` (camelCase, acronyms as words: `actionUrl`, as every other
+/// key): the fields of its kind.
 enum CampaignContentJSON: Encodable {
     case banner(Banner)
     case alert(Alert)
@@ -23,7 +24,7 @@ enum CampaignContentJSON: Encodable {
     struct Alert: Encodable {
         let title: String
         let message: String
-        let actionURL: String?
+        let actionUrl: String?
         let actionButton: String?
     }
 
@@ -58,7 +59,7 @@ enum CampaignContentJSON: Encodable {
                     }))
         case .alert(let alert):
             self = .alert(
-                Alert(title: alert.title, message: alert.message, actionURL: alert.actionURL?.rawValue, actionButton: alert.actionButton))
+                Alert(title: alert.title, message: alert.message, actionUrl: alert.actionURL?.rawValue, actionButton: alert.actionButton))
         case .story(let story):
             self = .story(
                 Story(

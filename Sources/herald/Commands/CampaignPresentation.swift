@@ -17,7 +17,8 @@ struct CampaignJSON: Encodable {
     let priority: Int
     let locales: [String]?
     let messageKey: String?
-    let conditions: [String: [String: String]]
+    /// Group (`all`, `any`) → condition type → its value as the clients read it (true, 5, "2.4.0").
+    let conditions: [String: [String: ParsedJSON]]
     let contentLocales: [String]
     /// Each locale's content (`campaign show`, `create` and `update`; not in lists).
     let content: [String: CampaignContentJSON]?
@@ -38,9 +39,10 @@ struct CampaignJSON: Encodable {
         priority = spec.priority
         locales = spec.locales?.map(\.rawValue)
         messageKey = spec.messageKey?.rawValue
-        var conditions: [String: [String: String]] = [:]
+        var conditions: [String: [String: ParsedJSON]] = [:]
         for condition in spec.conditions.conditions {
-            conditions[condition.group.rawValue, default: [:]][condition.type.rawValue] = condition.value.jsonText
+            let text = condition.value.jsonText
+            conditions[condition.group.rawValue, default: [:]][condition.type.rawValue] = ParsedJSON(text: text) ?? .string(text)
         }
         self.conditions = conditions
         contentLocales = spec.content.keys.sorted().map(\.rawValue)

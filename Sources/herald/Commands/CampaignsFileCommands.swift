@@ -10,7 +10,8 @@ private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {
         text = String(decoding: Console.current.readAllInput(), as: UTF8.self)
     } else {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(message: "cannot read \(path): no such file or not readable", code: ExitStatus.dataError)
+            let why = FileManager.default.fileExists(atPath: path) ? "it is not a readable file" : "no such file"
+            throw InputError(message: "cannot read \(path): \(why)", code: ExitStatus.noInput)
         }
         guard let decoded = String(data: data, encoding: .utf8) else {
             throw InputError(message: "\(path) is not UTF-8 text")
@@ -92,13 +93,36 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Campaigns file, or - for standard input.", valueName: "file"))
     var file: String
+    @OptionGroup var output: JSONFlag
+
+    /// `--json`: the verdict on standard output, problems included (the exit code is the same).
+    struct Verdict: Encodable {
+        struct Problem: Encodable {
+            let path: String?
+            let message: String
+        }
+        let file: String
+        let valid: Bool
+        var tenants = 0, apps = 0, campaigns = 0
+        var problems: [Problem] = []
+    }
 
     func run() throws {
         try reportingFailures {
-            let document = try readCampaignsFile(file)
+            let document: CampaignsDocument
+            do {
+                document = try readCampaignsFile(file)
+            } catch let problems as ValidationErrors where output.json {
+                try printJSON(Verdict(file: file, valid: false, problems: problems.errors.map { Verdict.Problem(path: $0.path, message: $0.message) }))
+                throw ExitCode(ExitStatus.dataError)
+            }
             let apps = document.tenants.flatMap(\.apps)
             let campaigns = apps.flatMap(\.campaigns)
-            print("\(file) is valid: \(document.tenants.count) tenant(s), \(apps.count) app(s), \(campaigns.count) campaign(s)")
+            if output.json {
+                try printJSON(Verdict(file: file, valid: true, tenants: document.tenants.count, apps: apps.count, campaigns: campaigns.count))
+            } else {
+                print("\(file) is valid: \(document.tenants.count) tenant(s), \(apps.count) app(s), \(campaigns.count) campaign(s)")
+            }
         }
     }
 }
@@ -117,9 +141,13 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only this app.") var app: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
+    @Flag(help: "With -o: print what was written as JSON instead of a line.") var json = false
 
     func run() throws {
         try reportingFailures {
+            guard !json || output != nil else {
+                throw InputError(message: "--json describes the file -o writes; without -o the YAML itself goes to standard output", code: ExitStatus.usage)
+            }
             let app = try app.map { try Slug($0) }
             let database = try Environment.openDatabase()
             let spec = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.spec(app: app) }
@@ -128,7 +156,15 @@ struct ExportCommand: ParsableCommand {
                 do {
                     try Data(yaml.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                 } catch {
-                    throw InputError(message: "cannot write \(output): \(error.localizedDescription)", code: ExitStatus.cannotCreate)
+                    throw InputError(message: "cannot write \(output): \(FileProblem.describe(error))", code: ExitStatus.cannotCreate)
+                }
+                let campaigns = spec.apps.reduce(0) { $0 + $1.campaigns.count }
+                if json {
+                    try printJSON(
+                        ["file": AnyEncodable(output), "tenant": AnyEncodable(spec.slug.rawValue), "apps": AnyEncodable(spec.apps.count),
+                         "campaigns": AnyEncodable(campaigns), "bytes": AnyEncodable(yaml.utf8.count)])
+                } else {
+                    print("wrote \(output): tenant \(spec.slug), \(spec.apps.count) app(s), \(campaigns) campaign(s)")
                 }
             } else {
                 print(yaml, terminator: "")

@@ -33,13 +33,14 @@ struct ConditionCommand: ParsableCommand {
         var all: [String] = []
         @Option(name: .customLong("any"), help: ArgumentHelp("TYPE=VALUE of which one must hold (repeatable).", valueName: "condition"))
         var any: [String] = []
+        @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
                 guard !all.isEmpty || !any.isEmpty else {
                     throw InputError(message: "give at least one --all TYPE=VALUE or --any TYPE=VALUE", code: ExitStatus.usage)
                 }
-                try changeConditions(key: key, where_: where_) { spec in
+                try changeConditions(key: key, where_: where_, json: output.json) { spec in
                     spec.conditions = try addConditions(all: all, any: any, kind: spec.kind, to: spec.conditions)
                 }
             }
@@ -56,13 +57,14 @@ struct ConditionCommand: ParsableCommand {
         var all: [String] = []
         @Option(name: .customLong("any"), help: ArgumentHelp("Condition type to remove from the any group.", valueName: "type"))
         var any: [String] = []
+        @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
                 guard !all.isEmpty || !any.isEmpty else {
                     throw InputError(message: "give at least one --all TYPE or --any TYPE", code: ExitStatus.usage)
                 }
-                try changeConditions(key: key, where_: where_) { spec in
+                try changeConditions(key: key, where_: where_, json: output.json) { spec in
                     for (group, types) in [(ConditionGroup.all, all), (.any, any)] {
                         for raw in types {
                             guard let type = ConditionType(rawValue: raw),
@@ -79,16 +81,20 @@ struct ConditionCommand: ParsableCommand {
 }
 
 private func changeConditions(
-    key: String, where_: CampaignCommand.AppOptions, _ change: (inout CampaignSpec) throws -> Void
+    key: String, where_: CampaignCommand.AppOptions, json: Bool, _ change: (inout CampaignSpec) throws -> Void
 ) throws {
     let database = try Environment.openDatabase()
-    let changed = try database.inTenant(try where_.tenant.slug()) { session in
+    let (app, spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
         let app = try session.apps.find(try where_.app.slug())
         var spec = try session.campaigns.find(try Slug(key), in: app).spec
         try change(&spec)
-        return try session.campaigns.save(spec, in: app)
+        return (app, spec, try session.campaigns.save(spec, in: app))
     }
-    print(changed.isEmpty ? "no change" : "updated conditions of \(key)")
+    if json {
+        try printJSON(CampaignJSON(spec, app: app.spec.slug, detail: app.spec))
+    } else {
+        print(changed.isEmpty ? "no change" : "updated conditions of \(key)")
+    }
 }
 
 /// Parses `--all`/`--any` TYPE=VALUE assignments into `set`, reporting every bad one.
@@ -96,9 +102,18 @@ func addConditions(all: [String], any: [String], kind: CampaignKind, to set: Con
     var set = set
     var problems: [ValidationError] = []
     for (group, assignments) in [(ConditionGroup.all, all), (.any, any)] {
+        // The clients read a group as a map: a type given twice would silently keep one value.
+        var given: [ConditionType: String] = [:]
         for assignment in assignments {
             do {
-                set.set(try Condition.parse(group: group, assignment: assignment, kind: kind))
+                let condition = try Condition.parse(group: group, assignment: assignment, kind: kind)
+                if let earlier = given.updateValue(assignment, forKey: condition.type) {
+                    problems.append(
+                        ValidationError(
+                            message: "--\(group.rawValue) \(condition.type.rawValue) is given twice (\(earlier) and \(assignment)): "
+                                + "a group holds each condition type once; keep one"))
+                }
+                set.set(condition)
             } catch {
                 problems.append(error)
             }

@@ -14,7 +14,7 @@ struct ReportCommand: ParsableCommand {
             device     one device's events in order (needs --device; raw events, so only months not pruned)
 
             The window defaults to the last 30 days (UTC), today included. The same numbers are in the `reporting` \
-            views that tenants' analysts query (see README).
+            views that tenants' analysts query (docs/reporting.md).
 
             Example: herald report daily --tenant acme --app weather --since 2026-11-01 --format csv
             """)
@@ -37,9 +37,12 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "First day, YYYY-MM-DD (default: 29 days before --until).") var since: String?
     @Option(help: "Last day, YYYY-MM-DD, included (default: today, UTC).") var until: String?
     @Option(help: "table, csv or json.") var format: Format = .table
+    @Flag(help: "The same as --format json (JSON keys are the columns in camelCase).") var json = false
 
     func run() throws {
         try reportingFailures {
+            if json, format == .csv { throw InputError(message: "--json and --format csv contradict each other; pick one", code: ExitStatus.usage) }
+            let format = json ? .json : format
             let until = try day(self.until, "--until") ?? Self.today()
             let since = try day(self.since, "--since") ?? Self.day(until, minus: 29)
             guard since <= until else { throw InputError(message: "--since \(since) is after --until \(until)", code: ExitStatus.usage) }
@@ -72,7 +75,7 @@ struct ReportCommand: ParsableCommand {
                     } else {
                         json = "null"
                     }
-                    return "\(JSONText.quoted(column)): \(json)"
+                    return "\(JSONText.quoted(camelCaseKey(column))): \(json)"
                 }.joined(separator: ", ") + "}"
             }
             return rows.isEmpty ? "[]\n" : "[\n" + rows.joined(separator: ",\n") + "\n]\n"

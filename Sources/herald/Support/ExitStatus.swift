@@ -11,9 +11,11 @@ typealias ValidationError = HeraldCore.ValidationError
 enum ExitStatus {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
     static let cannotCreate: Int32 = 73
+    static let noPermission: Int32 = 77
     static let tempFail: Int32 = 75
 }
 

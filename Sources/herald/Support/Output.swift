@@ -50,7 +50,21 @@ func printJSON<T: Encodable>(_ value: T) throws {
         var container = encoder.singleValueContainer()
         try container.encode(formatTimestamp(date))
     }
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    print(compactEmptyContainers(String(decoding: try encoder.encode(value), as: UTF8.self)))
+}
+
+/// A column or field name as a JSON key: `click_through_rate` → `clickThroughRate`.
+func camelCaseKey(_ name: String) -> String {
+    let words = name.split(separator: "_")
+    guard let first = words.first else { return name }
+    return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+}
+
+/// Foundation pretty-prints an empty array or object over three lines; scripts and people
+/// expect `[]` and `{}`. (A JSON string never holds a raw newline, so this cannot touch one.)
+func compactEmptyContainers(_ json: String) -> String {
+    json.replacingOccurrences(of: #"\[\n\s*\n\s*\]"#, with: "[]", options: .regularExpression)
+        .replacingOccurrences(of: #"\{\n\s*\n\s*\}"#, with: "{}", options: .regularExpression)
 }
 
 /// ISO 8601 UTC, whole seconds, as everywhere in Herald (`2026-05-01T00:00:00Z`).
