@@ -54,6 +54,23 @@ import Testing
         try expectRefusal(arguments, status: status, saying: [message])
     }
 
+    /// The same kind of error gets the same code whatever the command: an unreadable flag
+    /// value is 64, a missing input file 66, a rule broken by the data 65.
+    @Test(arguments: [
+        (["campaign", "update", "welcome", "--app", "weather", "--priority", "high"], Int32(64), "high"),
+        (["campaign", "update", "welcome", "--app", "weather", "--starts", "tomorrow"], 64, "--starts"),
+        (["audit", "--since", "2026-13-01"], 64, "--since"),
+        (["publish", "--out", "/tmp/herald-never", "--at", "soon"], 64, "--at"),
+        (["report", "daily", "--since", "2026-13-01"], 64, "--since must be a day"),
+        (["apply", "-f", "/nonexistent/campaigns.yaml"], 66, "cannot read /nonexistent/campaigns.yaml: no such file"),
+        (["validate", "-f", "/nonexistent/campaigns.yaml"], 66, "cannot read /nonexistent/campaigns.yaml: no such file"),
+        (["campaign", "condition", "add", "welcome", "--app", "weather", "--all", "minAppVersion=1.0", "--all", "minAppVersion=2.0"],
+         65, "--all minAppVersion is given twice"),
+    ])
+    func sameKindOfErrorSameCode(_ arguments: [String], _ status: Int32, _ message: String) throws {
+        try expectRefusal(arguments, status: status, saying: [message])
+    }
+
     @Test func badSlugNamesTheValue() throws {
         try expectRefusal(["tenant", "create", "Acme Co", "--name", "X"], status: 65, saying: ["\"Acme Co\""])
     }

@@ -17,7 +17,7 @@ struct AuditCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let since = try since.map { try Timestamp.parse($0, field: "--since") }
+            let since = try since.map { try flagTime($0, flag: "--since") }
             let database = try Environment.openDatabase()
             let entries = try database.inTenant(try tenant.slug(), readOnly: true) {
                 try $0.audit.entries(since: since, limit: limit)

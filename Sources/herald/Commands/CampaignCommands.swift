@@ -298,8 +298,8 @@ struct ScheduleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Publish only in these locales, comma-separated.", valueName: "locales")) var locales: String?
 
     func apply(to spec: inout CampaignSpec) throws {
-        if let starts { spec.startsAt = try Timestamp.parse(starts, field: "--starts") }
-        if let ends { spec.endsAt = try Timestamp.parse(ends, field: "--ends") }
+        if let starts { spec.startsAt = try flagTime(starts, flag: "--starts") }
+        if let ends { spec.endsAt = try flagTime(ends, flag: "--ends") }
         if let priority { spec.priority = priority }
         if let locales { spec.locales = Array(Set(try parseLocales(locales))).sorted() }
     }

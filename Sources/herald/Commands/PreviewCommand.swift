@@ -46,7 +46,7 @@ struct PreviewCommand: ParsableCommand {
             let tenant = try tenantOption.slug()
             let app = try Slug(app)
             let locale = try LocaleTag(locale)
-            let at = try at.map { try Timestamp.parse($0, field: "--at") } ?? Date()
+            let at = try at.map { try flagTime($0, flag: "--at") } ?? Date()
             var device = DeviceState(
                 appVersion: try Version(appVersion).rawValue, build: try build.map { try Version($0).rawValue },
                 osVersion: try Version(osVersion).rawValue, wifi: wifi)

@@ -56,7 +56,7 @@ struct PublishCommand: ParsableCommand {
             if let rollback {
                 result = try job.rollback(to: rollback)
             } else {
-                let at = try at.map { try Timestamp.parse($0, field: "--at") } ?? Date()
+                let at = try at.map { try flagTime($0, flag: "--at") } ?? Date()
                 result = try job.publish(
                     at: at, tenant: try tenant.map { try Slug($0) }, app: try app.map { try Slug($0) },
                     siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun, full: full)

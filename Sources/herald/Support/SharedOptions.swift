@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import HeraldCore
 
@@ -38,6 +39,16 @@ struct RequiredAppOption: ParsableArguments {
             throw InputError(message: "no app given: pass --app SLUG or set HERALD_APP (`herald app list` shows them)", code: ExitStatus.usage)
         }
         return try Slug(raw)
+    }
+}
+
+/// A time given as a flag (`--starts`, `--at`, `--since`): one that cannot be read is a usage
+/// error (64), like any other unreadable flag value, with Timestamp's words for why.
+func flagTime(_ text: String, flag: String) throws -> Date {
+    do {
+        return try Timestamp.parse(text, field: flag)
+    } catch {
+        throw InputError(message: error.description, code: ExitStatus.usage)
     }
 }
 
