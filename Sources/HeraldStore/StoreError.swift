@@ -45,19 +45,23 @@ extension StoreError {
         if let constraint = error.constraint, let words = constraintMessages[constraint] {
             return error.isUniqueViolation ? .conflict(words) : .invalid([words])
         }
-        if error.isRaisedException || error.sqlState == "23001" || error.sqlState == "23514"
-            || error.sqlState == "23502" || error.sqlState == "22P02"
-        {
+        if let state = error.sqlState, invalidInputStates.contains(state) {
             return .invalid([error.message])
         }
         if error.isUniqueViolation {
             return .conflict("that already exists (\(error.constraint ?? error.message))")
         }
-        if error.sqlState == "42501" {
+        if error.sqlState == .insufficientPrivilege {
             return .database("permission denied: \(error.message)")
         }
         return .database(error.description)
     }
+
+    /// Failures whose message is PostgreSQL's own words about the input: a trigger's RAISE, a
+    /// rule the schema states (CHECK, NOT NULL, a refused delete) or text that is not of its type.
+    static let invalidInputStates: Set<SQLState> = [
+        .raiseException, .restrictViolation, .checkViolation, .notNullViolation, .invalidTextRepresentation,
+    ]
 
     /// Constraint names from migrations/, said in words.
     static let constraintMessages: [String: String] = [

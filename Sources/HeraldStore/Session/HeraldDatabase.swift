@@ -85,12 +85,17 @@ public final class HeraldDatabase {
         while true {
             do {
                 return try connection.transaction { try body(UnitOfWork(connection: $0).asOperator()) }
-            } catch let error as PostgresError where attempt < attempts && ["40P01", "40001"].contains(error.sqlState ?? "") {
+            } catch let error as PostgresError where attempt < attempts && Self.isBrokenConflict(error) {
                 attempt += 1
             } catch let error as PostgresError {
                 throw StoreError.from(error)
             }
         }
+    }
+
+    /// A rollback PostgreSQL chose to break a conflict between transactions: a retry may succeed.
+    static func isBrokenConflict(_ error: PostgresError) -> Bool {
+        error.sqlState == .deadlockDetected || error.sqlState == .serializationFailure
     }
 
     /// Work inside one tenant in one transaction as `herald_tenant`, with the tenant set.
