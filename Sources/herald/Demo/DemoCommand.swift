@@ -3,7 +3,6 @@ import Foundation
 import HeraldCore
 import HeraldPublish
 import HeraldStore
-import PostgresClient
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,9 +22,9 @@ struct DemoCommand: ParsableCommand {
             let started = DispatchTime.now().uptimeNanoseconds
             let tenant = try Slug("demo")
             let app = try Slug("weather")
-            let configuration = try Environment.databaseConfiguration()
-            print("Herald demo on \(Environment.usesEmbeddedDatabase ? "Herald's local PostgreSQL" : "the configured database"): \(configuration.redactedDescription)")
-            let database = try HeraldDatabase(configuration: configuration, actor: Environment.actor)
+            let location = try Environment.databaseLocation()
+            print("Herald demo on \(Environment.usesEmbeddedDatabase ? "Herald's local PostgreSQL" : "the configured database"): \(location.redactedDescription)")
+            let database = try HeraldDatabase(location: location, actor: Environment.actor)
             let migrated = try database.migrate()
             if !migrated.isEmpty { print("applied \(migrated.count) migration(s)") }
 
