@@ -9,9 +9,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     public var description: String { rawValue }
 
-    /// The class: the first two characters ("23" for every integrity constraint violation).
-    public var errorClass: String { String(rawValue.prefix(2)) }
-
     // Class 22: data exception
     public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
     // Class 23: integrity constraint violation
@@ -25,7 +22,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let deadlockDetected = SQLState(rawValue: "40P01")
     // Class 42: syntax error or access rule violation
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
-    public static let undefinedTable = SQLState(rawValue: "42P01")
     // Class P0: PL/pgSQL error
     public static let raiseException = SQLState(rawValue: "P0001")
 }
