@@ -4,6 +4,10 @@ import PackageDescription
 // Dependencies point one way:
 //   herald -> HeraldPublish, HeraldStore -> HeraldCore
 //   HeraldStore -> PostgresClient -> CLibPQ
+//   HeraldPublish -> CLibCrypto
+// herald never imports PostgresClient, which knows nothing of Herald. Test support, tests
+// and the benchmark sit on top and may use PostgresClient directly. Each target lists
+// exactly the modules it imports, plus `herald` for the tests that run the binary.
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],
@@ -28,6 +32,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
+        // Campaigns files are parsed here, into the same domain values and rules everything
+        // else uses, with every problem reported at its path; that needs YAML's node tree.
         .target(name: "HeraldCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "EmbedMigrations"),
         .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrations"]),
@@ -44,7 +51,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "HeraldTestSupport", dependencies: ["PostgresClient", "HeraldStore", "HeraldCore"]),
+        .target(name: "HeraldTestSupport", dependencies: ["PostgresClient", "HeraldStore"]),
         // `scripts/benchmark-publish`: numbers, not tests.
         .executableTarget(name: "herald-benchmark", dependencies: ["HeraldTestSupport", "HeraldStore", "PostgresClient"], path: "Sources/HeraldBenchmark"),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "HeraldTestSupport"]),
@@ -54,13 +61,19 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldStoreTests",
-            dependencies: ["HeraldStore", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "HeraldCore", "HeraldStore", "PostgresClient", "HeraldTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
-        .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
-        // Most CLI tests run commands in-process (InProcessHerald); a few run the built binary.
+        .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        // Most CLI tests run commands in-process (InProcessHerald, `@testable import herald`); a few run the built binary.
         .testTarget(
             name: "HeraldCLITests",
-            dependencies: ["HeraldTestSupport", "herald", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "HeraldStore", "PostgresClient", "HeraldTestSupport", "herald",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.
         .testTarget(

@@ -42,42 +42,54 @@ extension StoreError {
         if error.kind == .connection {
             return .unavailable(error.message)
         }
-        if let constraint = error.constraint, let words = constraintMessages[constraint] {
+        if let constraint = error.constraint, let words = translatedConstraints[constraint] {
             return error.isUniqueViolation ? .conflict(words) : .invalid([words])
         }
-        if error.isRaisedException || error.sqlState == "23001" || error.sqlState == "23514"
-            || error.sqlState == "23502" || error.sqlState == "22P02"
-        {
+        if let state = error.sqlState, invalidInputStates.contains(state) {
             return .invalid([error.message])
         }
         if error.isUniqueViolation {
             return .conflict("that already exists (\(error.constraint ?? error.message))")
         }
-        if error.sqlState == "42501" {
+        if error.sqlState == .insufficientPrivilege {
             return .database("permission denied: \(error.message)")
         }
         return .database(error.description)
     }
 
-    /// Constraint names from migrations/, said in words.
+    /// Failures whose message is PostgreSQL's own words about the input: a trigger's RAISE, a
+    /// rule the schema states (CHECK, NOT NULL, a refused delete) or text that is not of its type.
+    static let invalidInputStates: Set<SQLState> = [
+        .raiseException, .restrictViolation, .checkViolation, .notNullViolation, .invalidTextRepresentation,
+    ]
+
+    /// Constraints from migrations/ (rows of `pg_constraint`), said in words.
     static let constraintMessages: [String: String] = [
         "tenants_slug_key": "a tenant with that slug already exists",
         "apps_slug_key": "this tenant already has an app with that slug",
         "apps_default_locale_supported": "the default locale must be one of the app's locales",
-        "apps_slug_immutable": "an app's slug cannot change (it names its published folder)",
         "campaigns_key_key":
             "this app already has a campaign with that key (keys are never reused, even after archive: devices remember them)",
         "campaigns_schedule_order": "a campaign must end after it starts",
-        "campaigns_key_immutable": "a campaign's key cannot change: devices remember it",
-        "campaigns_kind_app_immutable": "a campaign's kind and app cannot change",
-        "campaigns_never_deleted": "campaigns are never deleted: archive them instead",
         "alert_message_keys_pkey":
             "that message key was already used in this app (devices remember message keys forever)",
-        "alert_message_keys_permanent": "message keys are permanent: devices remember them",
         "campaign_conditions_kind_type": "this kind of campaign cannot take that condition",
         "banner_contents_entry_view_fkey":
             "a banner's entry must name one of its views (otherwise the client never shows it)",
         "banner_views_one_source": "a banner view needs exactly one of file= or html=",
         "alert_contents_button_needs_url": "an action button needs an action URL",
     ]
+
+    /// Rules no table constraint can state, which the migrations' trigger functions raise under
+    /// a constraint name of their own (`RAISE … USING CONSTRAINT = '…'`), said in words.
+    static let triggerRuleMessages: [String: String] = [
+        "apps_slug_immutable": "an app's slug cannot change (it names its published folder)",
+        "campaigns_key_immutable": "a campaign's key cannot change: devices remember it",
+        "campaigns_kind_app_immutable": "a campaign's kind and app cannot change",
+        "campaigns_never_deleted": "campaigns are never deleted: archive them instead",
+        "alert_message_keys_permanent": "message keys are permanent: devices remember them",
+    ]
+
+    /// Every name `from` says in words: both tables (their names never overlap).
+    static let translatedConstraints = constraintMessages.merging(triggerRuleMessages) { constraint, _ in constraint }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldStore
 import PostgresClient
 
 /// One throwaway PostgreSQL per test process: started on first use, stopped and deleted at
@@ -16,7 +17,9 @@ public final class PostgresTestServer: Sendable {
     init() throws {
         // Short path: the socket path must stay under ~100 bytes.
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("herald-pg-\(getpid())-\(UUID().uuidString.prefix(6))")
-        server = LocalPostgresServer(directory: directory, binaries: try PostgresServerBinaries.locate())
+        // Herald's HERALD_PG_BINDIR picks the PostgreSQL, as for the embedded database.
+        server = LocalPostgresServer(
+            directory: directory, binaries: try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment))
         server.settings = [
             "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "200",
             // Small for tests; the events benchmark asks for a production-like size.

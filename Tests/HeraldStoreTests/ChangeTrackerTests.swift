@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import HeraldStore
+@testable import HeraldStore
 import HeraldTestSupport
 import PostgresClient
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldStore
+@testable import HeraldStore
 import HeraldTestSupport
 import PostgresClient
 import Testing

@@ -215,11 +215,15 @@ import Testing
 }
 
 @Suite struct ConnectionConfigurationTests {
-    @Test func heraldURLComesFirstThenLibpqVariables() {
-        #expect(ConnectionConfiguration.fromEnvironment(["HERALD_DATABASE_URL": "postgresql:///x", "PGHOST": "h"])?.conninfo == "postgresql:///x")
-        #expect(ConnectionConfiguration.fromEnvironment(["PGDATABASE": "x"])?.conninfo == "")
-        #expect(ConnectionConfiguration.fromEnvironment(["HERALD_DATABASE_URL": "", "HOME": "/root"]) == nil)
-        #expect(ConnectionConfiguration.fromEnvironment([:]) == nil)
+    @Test func theCallersURLVariableComesFirstThenLibpqVariables() {
+        let url = "APP_DATABASE_URL"
+        #expect(ConnectionConfiguration.fromEnvironment([url: "postgresql:///x", "PGHOST": "h"], urlVariable: url)?.conninfo == "postgresql:///x")
+        #expect(ConnectionConfiguration.fromEnvironment(["PGDATABASE": "x"], urlVariable: url)?.conninfo == "")
+        #expect(ConnectionConfiguration.fromEnvironment([url: "", "HOME": "/root"], urlVariable: url) == nil)
+        #expect(ConnectionConfiguration.fromEnvironment([:], urlVariable: url) == nil)
+        // Only the variable the caller names: the driver has no name of its own.
+        #expect(ConnectionConfiguration.fromEnvironment(["HERALD_DATABASE_URL": "postgresql:///x"]) == nil)
+        #expect(ConnectionConfiguration.fromEnvironment([url: "postgresql:///x"]) == nil)
     }
 
     @Test func keywordsAreQuotedForLibpq() throws {

@@ -8,13 +8,16 @@ import PostgresClient
 /// automatically.
 public struct EmbeddedDatabase {
     public static let databaseName = "herald"
+    /// Written into the cluster's postgresql.conf above the local-only settings (clusters
+    /// made by earlier versions carry this very line: changing it would add the settings twice).
+    static let localOnlyMarker = "# Herald: local only"
     public let home: URL
-    public let server: LocalPostgresServer
+    let server: LocalPostgresServer
 
     public var clusterDirectory: URL { home.appendingPathComponent("postgres") }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        if let explicit = environment["HERALD_HOME"], !explicit.isEmpty {
+        if let explicit = environment[DatabaseEnvironment.homeVariable], !explicit.isEmpty {
             home = URL(fileURLWithPath: explicit).standardizedFileURL
         } else if geteuid() == 0 {
             home = URL(fileURLWithPath: "/var/lib/herald")
@@ -29,20 +32,28 @@ public struct EmbeddedDatabase {
             throw StoreError.invalid(["HERALD_HOME \(home.path) is too long for PostgreSQL's socket path; pick a shorter folder"])
         }
         do {
-            server = LocalPostgresServer(directory: directory, binaries: try PostgresServerBinaries.locate(environment: environment))
+            server = LocalPostgresServer(
+                directory: directory, binaries: try DatabaseEnvironment.locateServerBinaries(environment),
+                localOnlyMarker: Self.localOnlyMarker)
         } catch let error as PostgresError {
             throw StoreError.unavailable(error.message)
         }
     }
 
     /// How to reach it (psql accepts the conninfo as is).
-    public var configuration: ConnectionConfiguration { server.configuration(database: Self.databaseName) }
+    var configuration: ConnectionConfiguration { server.configuration(database: Self.databaseName) }
+
+    /// Where it is, for the executable (`herald db url` prints its conninfo).
+    public var location: DatabaseLocation { DatabaseLocation(configuration) }
 
     public var isInitialized: Bool {
         FileManager.default.fileExists(atPath: server.dataDirectory.appendingPathComponent("PG_VERSION").path)
     }
 
     public var isRunning: Bool { server.isAccepting }
+
+    /// The running server's process id (from postmaster.pid), if any.
+    public var daemonProcessIdentifier: Int32? { server.daemonProcessIdentifier }
 
     /// Creates, starts, and migrates what is not yet; returns what it did, for people.
     @discardableResult

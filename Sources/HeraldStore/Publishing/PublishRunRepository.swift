@@ -23,8 +23,8 @@ public struct PublishRun: Sendable, Equatable {
 
 /// The publish history and the contents it keeps for rollbacks (operator work).
 public struct PublishRunRepository {
-    /// The advisory lock that serialises publishes across processes and machines ("HRLDPUBL").
-    public static let lockKey: Int64 = 0x4852_4C44_5055_424C
+    /// The advisory lock that serialises publishes across processes and machines.
+    public static let lockKey: Int64 = AdvisoryLock.publish.rawValue
 
     let connection: Connection
 

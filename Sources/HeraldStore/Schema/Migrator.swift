@@ -24,9 +24,6 @@ public struct MigrationStatus: Sendable, Equatable {
 public struct Migrator: Sendable {
     public let migrations: [Migration]
 
-    /// Serialises migrators across processes ("HRLDMIGR").
-    static let lockKey: Int64 = 0x4852_4C44_4D49_4752
-
     public init(migrations: [Migration] = Migration.bundled) {
         self.migrations = migrations
     }
@@ -58,8 +55,8 @@ public struct Migrator: Sendable {
     /// applied file's checksum changed (someone edited history) or the database is newer.
     @discardableResult
     public func migrate(_ connection: Connection, progress: (Migration) -> Void = { _ in }) throws -> [String] {
-        try connection.advisoryLock(Self.lockKey)
-        defer { try? connection.advisoryUnlock(Self.lockKey) }
+        try connection.advisoryLock(AdvisoryLock.migrate.rawValue)
+        defer { try? connection.advisoryUnlock(AdvisoryLock.migrate.rawValue) }
         try ensureLedger(connection)
         let current = try status(connection)
         if let problem = Self.refusal(current) { throw problem }

@@ -8,11 +8,17 @@ import PostgresClient
 /// - `tenant`: everything inside one tenant; RLS confines it to that tenant's rows, so a
 ///   query that forgets its WHERE clause still cannot see or touch another tenant.
 ///
-/// Not Sendable: the connection is owned here and used from one thread.
+/// Not Sendable: the connection is owned here and used from one thread. It never leaves
+/// HeraldStore: callers get units of work, schema operations and advisory locks.
 public final class HeraldDatabase {
-    public let connection: Connection
-    public let configuration: ConnectionConfiguration
+    let connection: Connection
+    let configuration: ConnectionConfiguration
     public let actor: String
+
+    /// Connects to `location` and labels the session with `actor` for the audit log.
+    public convenience init(location: DatabaseLocation, actor: String) throws {
+        try self.init(configuration: location.configuration, actor: actor)
+    }
 
     /// Connects and labels the session with `actor` for the audit log.
     public init(configuration: ConnectionConfiguration, actor: String) throws {
@@ -54,16 +60,35 @@ public final class HeraldDatabase {
         }
     }
 
+    // MARK: Advisory locks
+
+    /// Runs `body` holding `lock` for this session (not tied to a transaction: the body may run
+    /// several), released when the body ends. `wait: false` throws `StoreError.busy(busyMessage)`
+    /// at once when another session holds the lock; `wait: true` waits for it.
+    public func withAdvisoryLock<T>(
+        _ lock: AdvisoryLock, wait: Bool, busyMessage: @autoclosure () -> String, _ body: () throws -> T
+    ) throws -> T {
+        try translatingErrors {
+            if wait {
+                try connection.advisoryLock(lock.rawValue)
+            } else if try !connection.tryAdvisoryLock(lock.rawValue) {
+                throw StoreError.busy(busyMessage())
+            }
+        }
+        defer { _ = try? connection.advisoryUnlock(lock.rawValue) }
+        return try body()
+    }
+
     // MARK: Units of work
 
     /// One command's work: a single transaction (all or nothing) in which the body picks
     /// the role for each part, operator or one tenant.
     public func transaction<T>(
-        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
+        _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false,
         _ body: (UnitOfWork) throws -> T
     ) throws -> T {
         try translatingErrors {
-            try connection.transaction(isolation, readOnly: readOnly) { tx in
+            try connection.transaction(isolation.level, readOnly: readOnly) { tx in
                 try body(UnitOfWork(connection: tx))
             }
         }
@@ -71,7 +96,7 @@ public final class HeraldDatabase {
 
     /// Cross-tenant work in one transaction as `herald_operator`.
     public func asOperator<T>(
-        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false,
+        _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false,
         _ body: (OperatorSession) throws -> T
     ) throws -> T {
         try transaction(isolation, readOnly: readOnly) { try body($0.asOperator()) }
@@ -85,12 +110,17 @@ public final class HeraldDatabase {
         while true {
             do {
                 return try connection.transaction { try body(UnitOfWork(connection: $0).asOperator()) }
-            } catch let error as PostgresError where attempt < attempts && ["40P01", "40001"].contains(error.sqlState ?? "") {
+            } catch let error as PostgresError where attempt < attempts && Self.isBrokenConflict(error) {
                 attempt += 1
             } catch let error as PostgresError {
                 throw StoreError.from(error)
             }
         }
+    }
+
+    /// A rollback PostgreSQL chose to break a conflict between transactions: a retry may succeed.
+    static func isBrokenConflict(_ error: PostgresError) -> Bool {
+        error.sqlState == .deadlockDetected || error.sqlState == .serializationFailure
     }
 
     /// Work inside one tenant in one transaction as `herald_tenant`, with the tenant set.
@@ -103,6 +133,24 @@ public final class HeraldDatabase {
             return try body()
         } catch let error as PostgresError {
             throw StoreError.from(error)
+        }
+    }
+}
+
+/// What a transaction sees of the others (PostgreSQL's isolation levels).
+public enum TransactionIsolation: Sendable {
+    /// Each statement sees what was committed before it began.
+    case readCommitted
+    /// Every statement sees one snapshot, taken at the first.
+    case repeatableRead
+    /// As if the transactions ran one after another; PostgreSQL rolls one back otherwise.
+    case serializable
+
+    var level: IsolationLevel {
+        switch self {
+        case .readCommitted: .readCommitted
+        case .repeatableRead: .repeatableRead
+        case .serializable: .serializable
         }
     }
 }
@@ -132,13 +180,13 @@ public struct UnitOfWork {
 
 /// A transaction as `herald_operator`.
 public struct OperatorSession {
-    public let connection: Connection
+    let connection: Connection
     public var tenants: TenantRepository { TenantRepository(connection: connection) }
 }
 
 /// A transaction confined to one tenant.
 public struct TenantSession {
-    public let connection: Connection
+    let connection: Connection
     public let tenant: TenantRecord
     public var apps: AppRepository { AppRepository(connection: connection, tenant: tenant) }
     public var campaigns: CampaignRepository { CampaignRepository(connection: connection, tenant: tenant) }

@@ -118,7 +118,7 @@ public final class Connection {
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
     ) throws -> T {
-        let savepoint = transactionDepth > 0 ? "herald_savepoint_\(transactionDepth)" : nil
+        let savepoint = transactionDepth > 0 ? "nested_transaction_\(transactionDepth)" : nil
         if let savepoint {
             try execute("SAVEPOINT \(savepoint)")
         } else {

@@ -19,10 +19,10 @@ public struct ConnectionConfiguration: Sendable, Equatable {
         .joined(separator: " ")
     }
 
-    /// `HERALD_DATABASE_URL` when set; else libpq's own variables when any names a server or
-    /// database; else nil: nothing is configured.
-    public static func fromEnvironment(_ environment: [String: String]) -> ConnectionConfiguration? {
-        if let url = environment["HERALD_DATABASE_URL"], !url.isEmpty {
+    /// The caller's own variable `urlVariable` (a URL or conninfo) when set; else libpq's own
+    /// variables when any names a server or database; else nil: nothing is configured.
+    public static func fromEnvironment(_ environment: [String: String], urlVariable: String? = nil) -> ConnectionConfiguration? {
+        if let urlVariable, let url = environment[urlVariable], !url.isEmpty {
             return ConnectionConfiguration(conninfo: url)
         }
         let libpqVariables = ["PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"]

@@ -5,7 +5,7 @@ import Dispatch
 public final class ConnectionQueue: @unchecked Sendable {
     // Invariant behind @unchecked Sendable: `connection` is used only inside `queue`.
     private let connection: Connection
-    private let queue = DispatchQueue(label: "herald.postgres.connection")
+    private let queue = DispatchQueue(label: "PostgresClient.ConnectionQueue")
     /// Marks the queue, so a call made from inside it runs at once instead of deadlocking.
     private let onQueue = DispatchSpecificKey<Bool>()
 

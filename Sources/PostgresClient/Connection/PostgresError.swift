@@ -8,7 +8,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     public enum Kind: Sendable, Equatable { case connection, query, decoding, usage }
 
     public var kind: Kind
-    public var sqlState: String?
+    public var sqlState: SQLState?
     public var message: String
     public var detail: String?
     public var hint: String?
@@ -17,7 +17,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     public var column: String?
 
     public init(
-        kind: Kind, message: String, sqlState: String? = nil, detail: String? = nil, hint: String? = nil,
+        kind: Kind, message: String, sqlState: SQLState? = nil, detail: String? = nil, hint: String? = nil,
         constraint: String? = nil, table: String? = nil, column: String? = nil
     ) {
         self.kind = kind
@@ -36,10 +36,10 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
         return text
     }
 
-    public var isUniqueViolation: Bool { sqlState == "23505" }
-    public var isForeignKeyViolation: Bool { sqlState == "23503" }
-    public var isCheckViolation: Bool { sqlState == "23514" }
-    public var isRaisedException: Bool { sqlState == "P0001" }
+    public var isUniqueViolation: Bool { sqlState == .uniqueViolation }
+    public var isForeignKeyViolation: Bool { sqlState == .foreignKeyViolation }
+    public var isCheckViolation: Bool { sqlState == .checkViolation }
+    public var isRaisedException: Bool { sqlState == .raiseException }
 
     /// Reads the diagnostic fields of a failed result.
     static func from(result: OpaquePointer, connection: OpaquePointer?) -> PostgresError {
@@ -49,7 +49,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
         }
         let primary = field("M") ?? connection.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
         return PostgresError(
-            kind: .query, message: primary.trimmingCharacters(in: .whitespacesAndNewlines), sqlState: field("C"),
-            detail: field("D"), hint: field("H"), constraint: field("n"), table: field("t"), column: field("c"))
+            kind: .query, message: primary.trimmingCharacters(in: .whitespacesAndNewlines),
+            sqlState: field("C").map(SQLState.init(rawValue:)), detail: field("D"), hint: field("H"),
+            constraint: field("n"), table: field("t"), column: field("c"))
     }
 }

@@ -16,12 +16,15 @@ public final class LocalPostgresServer: @unchecked Sendable {
     public let directory: URL
     public let binaries: PostgresServerBinaries
     public var settings: [String: String] = [:]
+    /// The comment line `configureLocalOnly` writes above its settings, and finds to know it did.
+    public let localOnlyMarker: String
     private let lock = NSLock()
     private var process: Process?
 
-    public init(directory: URL, binaries: PostgresServerBinaries) {
+    public init(directory: URL, binaries: PostgresServerBinaries, localOnlyMarker: String = "# local only") {
         self.directory = directory
         self.binaries = binaries
+        self.localOnlyMarker = localOnlyMarker
     }
 
     public var dataDirectory: URL { directory.appendingPathComponent("data") }
@@ -78,7 +81,7 @@ public final class LocalPostgresServer: @unchecked Sendable {
     /// the cluster's folder, no TCP), so a daemon started by `pg_ctl` needs no options.
     public func configureLocalOnly() throws {
         let conf = dataDirectory.appendingPathComponent("postgresql.conf")
-        let marker = "# Herald: local only"
+        let marker = localOnlyMarker
         let current = (try? String(contentsOf: conf, encoding: .utf8)) ?? ""
         guard !current.contains(marker) else { return }
         let quoted = socketDirectory.replacingOccurrences(of: "'", with: "''")

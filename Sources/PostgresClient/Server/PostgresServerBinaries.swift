@@ -12,12 +12,26 @@ public struct PostgresServerBinaries: Sendable, Equatable {
     public var postgres: URL { directory.appendingPathComponent("postgres") }
     public var pgCtl: URL { directory.appendingPathComponent("pg_ctl") }
 
-    /// `pg_config --bindir`, then the usual Debian and Homebrew places, newest version first.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> PostgresServerBinaries
-    {
+    /// A folder the caller lets people name (an environment variable, an option): `name` is how
+    /// messages refer to that setting, `directory` its value when set.
+    public struct Override: Sendable, Equatable {
+        public var name: String
+        public var directory: String?
+
+        public init(name: String, directory: String?) {
+            self.name = name
+            self.directory = directory
+        }
+    }
+
+    /// The override's folder when it names one (that folder or nothing); else `pg_config
+    /// --bindir` (found on `environment`'s PATH), then the usual Debian and Homebrew places,
+    /// newest version first.
+    public static func locate(
+        override: Override? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PostgresServerBinaries {
         var candidates: [URL] = []
-        if let explicit = environment["HERALD_PG_BINDIR"], !explicit.isEmpty {
+        if let override, let explicit = override.directory, !explicit.isEmpty {
             // Named explicitly: that folder or nothing.
             let binaries = PostgresServerBinaries(directory: URL(fileURLWithPath: explicit))
             guard FileManager.default.isExecutableFile(atPath: binaries.initdb.path),
@@ -26,9 +40,9 @@ public struct PostgresServerBinaries: Sendable, Equatable {
                 throw PostgresError(
                     kind: .usage,
                     message: """
-                        HERALD_PG_BINDIR=\(explicit) holds no PostgreSQL server binaries (initdb, postgres): install the \
+                        \(override.name)=\(explicit) holds no PostgreSQL server binaries (initdb, postgres): install the \
                         `postgresql` package (Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16) \
-                        and unset HERALD_PG_BINDIR, or point it at their folder
+                        and unset \(override.name), or point it at their folder
                         """)
             }
             return binaries
@@ -53,9 +67,8 @@ public struct PostgresServerBinaries: Sendable, Equatable {
             kind: .usage,
             message: """
                 no PostgreSQL server binaries (initdb, postgres) found: install the `postgresql` package \
-                (Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16), \
-                or set HERALD_PG_BINDIR to their folder
-                """)
+                (Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16)
+                """ + (override.map { ", or set \($0.name) to their folder" } ?? ""))
     }
 
     private static func pgConfigBindir(environment: [String: String]) -> String? {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import HeraldStore
-import PostgresClient
 
 struct DbCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,20 +46,20 @@ struct DbCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 var status: JSON
-                let configuration: ConnectionConfiguration
-                if let configured = ConnectionConfiguration.fromEnvironment(Environment.values) {
-                    configuration = configured
-                    status = JSON(mode: "configured", connection: configured.redactedDescription, running: Connection.ping(configured) == .ok)
+                let location: DatabaseLocation
+                if let configured = Environment.configuredDatabase {
+                    location = configured
+                    status = JSON(mode: "configured", connection: configured.redactedDescription, running: configured.isAcceptingConnections)
                 } else {
                     let local = try EmbeddedDatabase(environment: Environment.values)
-                    configuration = local.configuration
+                    location = local.location
                     status = JSON(
-                        mode: "local", connection: local.configuration.conninfo, directory: local.clusterDirectory.path,
+                        mode: "local", connection: local.location.conninfo, directory: local.clusterDirectory.path,
                         initialized: local.isInitialized, running: local.isRunning,
-                        pid: local.isRunning ? local.server.daemonProcessIdentifier : nil)
+                        pid: local.isRunning ? local.daemonProcessIdentifier : nil)
                 }
                 // Migrations, when the server answers (status never starts or creates anything).
-                if status.running, let migrations = try? HeraldDatabase(configuration: configuration, actor: Environment.actor).migrationStatus() {
+                if status.running, let migrations = try? HeraldDatabase(location: location, actor: Environment.actor).migrationStatus() {
                     status.appliedMigrations = migrations.applied.count
                     status.pendingMigrations = migrations.pending.count
                 }
@@ -89,7 +88,7 @@ struct DbCommand: ParsableCommand {
                 let local = try DbCommand.localOnly("start")
                 let notes = try local.prepare()
                 for note in notes { print(note) }
-                print("the local PostgreSQL is running: \(local.configuration.conninfo)")
+                print("the local PostgreSQL is running: \(local.location.conninfo)")
             }
         }
     }
@@ -114,10 +113,10 @@ struct DbCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                if let configured = ConnectionConfiguration.fromEnvironment(Environment.values) {
+                if let configured = Environment.configuredDatabase {
                     print(configured.conninfo)
                 } else {
-                    print(try EmbeddedDatabase(environment: Environment.values).configuration.conninfo)
+                    print(try EmbeddedDatabase(environment: Environment.values).location.conninfo)
                 }
             }
         }

@@ -3,7 +3,6 @@ import Foundation
 import HeraldCore
 import HeraldPublish
 import HeraldStore
-import PostgresClient
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,9 +34,9 @@ struct DemoCommand: ParsableCommand {
                         + "HERALD_DATABASE_URL or PG* name a configured one, so pass --yes to write there (or unset them to use Herald's local PostgreSQL)",
                     code: ExitStatus.usage)
             }
-            let configuration = try Environment.databaseConfiguration()
-            print("Herald demo on \(Environment.usesEmbeddedDatabase ? "Herald's local PostgreSQL" : "the configured database"): \(configuration.redactedDescription)")
-            let database = try HeraldDatabase(configuration: configuration, actor: Environment.actor)
+            let location = try Environment.databaseLocation()
+            print("Herald demo on \(Environment.usesEmbeddedDatabase ? "Herald's local PostgreSQL" : "the configured database"): \(location.redactedDescription)")
+            let database = try HeraldDatabase(location: location, actor: Environment.actor)
             let migrated = try database.migrate()
             if !migrated.isEmpty { print("applied \(migrated.count) migration(s)") }
 

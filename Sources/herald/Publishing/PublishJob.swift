@@ -21,14 +21,8 @@ struct PublishJob {
 
     /// Holds the publish lock for `body`, or refuses at once (exit 75) unless waiting.
     func locked<T>(_ body: () throws -> T) throws -> T {
-        let connection = database.connection
-        if wait {
-            try connection.advisoryLock(Self.lockKey)
-        } else if try !connection.tryAdvisoryLock(Self.lockKey) {
-            throw StoreError.busy("another publish is running; try again later, or pass --wait to wait for it")
-        }
-        defer { _ = try? connection.advisoryUnlock(Self.lockKey) }
-        return try body()
+        try database.withAdvisoryLock(
+            .publish, wait: wait, busyMessage: "another publish is running; try again later, or pass --wait to wait for it", body)
     }
 
     /// What one REPEATABLE READ transaction found: the snapshot it read, and either the

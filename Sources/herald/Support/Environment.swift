@@ -1,7 +1,6 @@
 import Foundation
 import HeraldCore
 import HeraldStore
-import PostgresClient
 
 /// Where the CLI gets what it does not take as flags.
 enum Environment {
@@ -18,21 +17,24 @@ enum Environment {
 
     /// The configured server (HERALD_DATABASE_URL, else libpq's PG* variables), else Herald's
     /// own local PostgreSQL, created, started and migrated on first use.
-    static func databaseConfiguration() throws -> ConnectionConfiguration {
-        if let configured = ConnectionConfiguration.fromEnvironment(values) { return configured }
+    static func databaseLocation() throws -> DatabaseLocation {
+        if let configured = configuredDatabase { return configured }
         let embedded = try EmbeddedDatabase(environment: values)
         for note in try embedded.prepare() {
             Console.current.writeError("herald: \(note)\n")
         }
-        return embedded.configuration
+        return embedded.location
     }
 
+    /// The server the environment names (HERALD_DATABASE_URL, else libpq's PG* variables), if any.
+    static var configuredDatabase: DatabaseLocation? { DatabaseLocation.configured(in: values) }
+
     /// Whether commands use the embedded local database (nothing configured).
-    static var usesEmbeddedDatabase: Bool { ConnectionConfiguration.fromEnvironment(values) == nil }
+    static var usesEmbeddedDatabase: Bool { configuredDatabase == nil }
 
     /// Opens the database for a command that needs the current schema.
     static func openDatabase(requireCurrentSchema: Bool = true) throws -> HeraldDatabase {
-        let database = try HeraldDatabase(configuration: databaseConfiguration(), actor: actor)
+        let database = try HeraldDatabase(location: databaseLocation(), actor: actor)
         if requireCurrentSchema { try database.requireCurrentSchema() }
         return database
     }

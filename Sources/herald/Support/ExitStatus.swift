@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldStore
-import PostgresClient
 
 /// Herald's validation error (ArgumentParser has one of the same name).
 typealias ValidationError = HeraldCore.ValidationError
@@ -51,10 +50,6 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         return ([error.description], ExitStatus.dataError)
     case let error as ValidationErrors:
         return (error.errors.map(\.description), ExitStatus.dataError)
-    case let error as PostgresError where error.kind == .connection:
-        return (["database unavailable: \(error.message)"], ExitStatus.unavailable)
-    case let error as PostgresError:
-        return (["database error: \(error.description)"], ExitStatus.software)
     case let error as InputError:
         return ([error.message], error.code)
     default:

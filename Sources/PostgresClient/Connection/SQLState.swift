@@ -1,0 +1,27 @@
+/// A five-character SQLSTATE (PostgreSQL's "Appendix A. Error Codes"), as the server sent it.
+/// Compare errors with the named codes below, never with string literals.
+public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+
+    // Class 22: data exception
+    public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
+    // Class 23: integrity constraint violation
+    public static let restrictViolation = SQLState(rawValue: "23001")
+    public static let notNullViolation = SQLState(rawValue: "23502")
+    public static let foreignKeyViolation = SQLState(rawValue: "23503")
+    public static let uniqueViolation = SQLState(rawValue: "23505")
+    public static let checkViolation = SQLState(rawValue: "23514")
+    // Class 40: transaction rollback
+    public static let serializationFailure = SQLState(rawValue: "40001")
+    public static let deadlockDetected = SQLState(rawValue: "40P01")
+    // Class 42: syntax error or access rule violation
+    public static let insufficientPrivilege = SQLState(rawValue: "42501")
+    // Class P0: PL/pgSQL error
+    public static let raiseException = SQLState(rawValue: "P0001")
+}
