@@ -112,7 +112,7 @@ struct PublishCommand: ParsableCommand {
             try printJSON(runs.map {
                 Run(
                     id: $0.id, startedAt: $0.startedAt, finishedAt: $0.finishedAt, actor: $0.actor, outDir: $0.outDir,
-                    outcome: $0.outcome, scope: $0.scope, publishAt: $0.publishAt, rollbackOf: $0.rollbackOf,
+                    outcome: $0.outcome.description, scope: $0.scope.description, publishAt: $0.publishAt, rollbackOf: $0.rollbackOf,
                     written: $0.filesWritten, unchanged: $0.filesUnchanged, removed: $0.filesRemoved, message: $0.message)
             })
             return
@@ -121,8 +121,8 @@ struct PublishCommand: ParsableCommand {
         for run in runs {
             table.append(
                 String(run.id), formatTimestamp(run.startedAt),
-                run.outcome + (run.rollbackOf.map { " (to run \($0))" } ?? ""), String(run.filesWritten),
-                String(run.filesUnchanged), String(run.filesRemoved), run.scope.isEmpty ? "all" : run.scope, run.outDir)
+                run.outcome.description + (run.rollbackOf.map { " (to run \($0))" } ?? ""), String(run.filesWritten),
+                String(run.filesUnchanged), String(run.filesRemoved), run.scope == .site ? "all" : run.scope.description, run.outDir)
         }
         printTable(table, emptyMessage: "no publish runs yet")
     }

@@ -52,7 +52,7 @@ struct PublishJob {
                 var changed: Set<Int64>?
                 // Incremental only when the folder is exactly what the last full run left.
                 if tenant == nil, !full, !dryRun, let previous = try session.publishRuns.latest(outDir: out.path),
-                    previous.outcome == "succeeded", previous.scope.isEmpty, previous.baseURL == siteBaseURL?.rawValue,
+                    previous.outcome == .succeeded, previous.scope == .site, previous.baseURL == siteBaseURL?.rawValue,
                     let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
                 {
                     changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
@@ -71,22 +71,20 @@ struct PublishJob {
                 return Result(runID: 0, outcome: try preview(site.files), warnings: site.warnings, apps: apps)
             }
             // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
-            let recordedScope = Self.scope(tenant: tenant, app: app)
+            let recordedScope = PublishScope(tenant: tenant, app: app)
             let scope = plan.changedApps == nil
                 ? recordedScope
-                : plan.tenants.flatMap { tenant in tenant.apps.map { [tenant.slug.rawValue, $0.slug.rawValue] } }
+                : .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
-                    actor: Environment.actor, outDir: out.path, publishAt: at,
-                    scope: (recordedScope ?? []).map { $0.joined(separator: "/") }.joined(separator: " "),
-                    baseURL: siteBaseURL?.rawValue)
+                    actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue)
             }
             // A whole-site run remembers its snapshot, so the next one can publish only what changed.
-            let snapshot = recordedScope == nil ? plan.snapshot : nil
+            let snapshot = recordedScope == .site ? plan.snapshot : nil
             if plan.changedApps?.isEmpty == true, let (manifest, digest) = intact {
                 try database.asOperator { session in
                     try session.publishRuns.finish(
-                        runID, outcome: "succeeded", written: 0, unchanged: manifest.fileCount, removed: 0,
+                        runID, outcome: .succeeded, written: 0, unchanged: manifest.fileCount, removed: 0,
                         manifestDigest: digest, message: "nothing changed", sourceSnapshot: snapshot)
                 }
                 var outcome = SiteWriter.Outcome()
@@ -109,7 +107,7 @@ struct PublishJob {
             let (run, files) = try database.asOperator(readOnly: true) { session -> (PublishRun, [SiteFile]) in
                 let runs = session.publishRuns
                 let run = try runs.run(id)
-                guard run.outcome == "succeeded" || run.outcome == "rolled back", let indexDigest = run.manifestDigest,
+                guard run.outcome == .succeeded || run.outcome == .rolledBack, let indexDigest = run.manifestDigest,
                     let index = try runs.blobs([indexDigest])[indexDigest],
                     let shardDigests = ManifestArchive.shardDigests(index),
                     let manifest = ManifestArchive.unpack(index: index, shards: try runs.blobs(shardDigests))
@@ -125,19 +123,18 @@ struct PublishJob {
                 }
                 return (run, files)
             }
-            let scope: [[String]]? = run.scope.isEmpty ? nil : run.scope.split(separator: " ").map { $0.split(separator: "/").map(String.init) }
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
-                    actor: Environment.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
+                    actor: database.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
             }
             var timer = PhaseTimer()
-            let outcome = try writeRecording(runID: runID, files: files, scope: scope, outcome: "rolled back", timer: &timer)
+            let outcome = try writeRecording(runID: runID, files: files, scope: run.scope, outcome: .rolledBack, timer: &timer)
             return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
         }
     }
 
     private func writeRecording(
-        runID: Int64, files: [SiteFile], scope: [[String]]?, previous: SiteManifest? = nil, outcome name: String = "succeeded",
+        runID: Int64, files: [SiteFile], scope: PublishScope, previous: SiteManifest? = nil, outcome name: PublishRunOutcome = .succeeded,
         sourceSnapshot: String? = nil,
         timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
@@ -150,13 +147,13 @@ struct PublishJob {
         let storing = BackgroundWork { try database.asOperator { try $0.publishRuns.storeBlobs(contents) } }
         let outcome: SiteWriter.Outcome
         do {
-            outcome = try SiteWriter(root: out).sync(files, scope: scope, previous: previous)
+            outcome = try SiteWriter(root: out).sync(files, scope: scope.folders, previous: previous)
             try storing.wait()
         } catch {
             _ = try? storing.wait()
             _ = try? database.asOperator {
                 try $0.publishRuns.finish(
-                    runID, outcome: "failed", written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
+                    runID, outcome: .failed, written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
             }
             throw InputError(message: "cannot write the site under \(out.path): \(error)", code: ExitStatus.cannotCreate)
         }
@@ -188,12 +185,5 @@ struct PublishJob {
             }
         }
         return outcome
-    }
-
-    /// The part of the folder this publish manages: everything, one tenant, or one app.
-    static func scope(tenant: Slug?, app: Slug?) -> [[String]]? {
-        guard let tenant else { return nil }
-        if let app { return [[tenant.rawValue, app.rawValue]] }
-        return [[tenant.rawValue]]
     }
 }
