@@ -2,11 +2,11 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   herald -> HeraldPublish, HeraldStore -> HeraldCore
+//   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
 //   HeraldStore -> PostgresClient -> CLibPQ
 let package = Package(
     name: "Herald",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "herald", targets: ["herald"]),
     ],
@@ -37,10 +37,12 @@ let package = Package(
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .target(name: "HeraldPublish", dependencies: ["HeraldCore", "CLibCrypto"]),
+        // Publish, rollback and ingest as calls: for the CLI, tests and future commands.
+        .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct EventsCommand: ParsableCommand {
@@ -57,20 +58,36 @@ struct EventsCommand: ParsableCommand {
                 let input = try EventInput(path: file)
                 let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
                 let database = try Environment.openDatabase()
+                let showProgress = !quiet && !output.json && isatty(STDERR_FILENO) == 1
+                let progress: ((EventIngestJob.Progress) -> Void)? = showProgress ? { Self.printProgress($0) } : nil
                 let job = EventIngestJob(
                     database: database, format: format, batchSize: batchSize, jobs: jobs, rejects: rejectsFile,
-                    showProgress: !quiet && !output.json && isatty(STDERR_FILENO) == 1)
+                    progress: progress, phaseTimes: Environment.phaseTimes)
                 let summary = try job.run(input)
+                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                 if output.json {
                     try printJSON(summary)
                 } else if !quiet {
                     print(summary.line)
                 }
                 if summary.rejected > 0 {
-                    if rejectsFile == nil { job.printFirstRejections() }
+                    if rejectsFile == nil { Self.printFirstRejections(summary.firstRejections) }
                     throw ExitCode(ExitStatus.dataError)
                 }
             }
+        }
+
+        private static func printProgress(_ progress: EventIngestJob.Progress) {
+            FileHandle.standardError.write(
+                Data(String(format: "\r%d lines · %d inserted · %.0f lines/s ", progress.read, progress.inserted, Double(progress.read) / max(progress.seconds, 0.001)).utf8))
+        }
+
+        /// Without --rejects: the first rejections on standard error.
+        private static func printFirstRejections(_ rejections: [EventRejection]) {
+            for rejection in rejections {
+                FileHandle.standardError.write(Data("herald: line \(rejection.line): \(rejection.reason)\n".utf8))
+            }
+            FileHandle.standardError.write(Data("herald: pass --rejects FILE to keep every rejected line with its reason\n".utf8))
         }
 
         private func resolvedFormat() throws -> EventFormat {
@@ -119,6 +136,15 @@ struct EventsCommand: ParsableCommand {
                 }
             }
         }
+    }
+}
+
+extension EventIngestJob.Summary {
+    /// `read 13 · inserted 10 · duplicate 2 · rejected 1  (0.1 s, 130 lines/s)`
+    var line: String {
+        let rate = seconds > 0 ? Double(read) / seconds : 0
+        return "read \(read) · inserted \(inserted) · duplicate \(duplicate) · rejected \(rejected)"
+            + String(format: "  (%.1f s, %.0f lines/s)", seconds, rate)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 import PostgresClient
 
@@ -14,6 +15,15 @@ enum Environment {
             return String(cString: name)
         }
         return values["USER"] ?? values["LOGNAME"] ?? "uid \(geteuid())"
+    }
+
+    /// With HERALD_TIMING=1: how long each phase of a publish or an ingest took, to standard
+    /// error (`timing: snapshot 0.123 s`), for operators and the benchmark; nil otherwise.
+    static var phaseTimes: PhaseTimes? {
+        guard values["HERALD_TIMING"] == "1" else { return nil }
+        return { phase, seconds in
+            FileHandle.standardError.write(Data(String(format: "timing: %@ %.3f s\n", phase, seconds).utf8))
+        }
     }
 
     /// The configured server (HERALD_DATABASE_URL, else libpq's PG* variables), else Herald's
