@@ -59,6 +59,10 @@ let package = Package(
             dependencies: ["HeraldStore", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "HeraldJobsTests",
+            dependencies: ["HeraldJobs", "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldTestSupport", "PostgresClient"]
+        ),
         .testTarget(name: "HeraldCLITests", dependencies: ["HeraldTestSupport", "herald"]),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.
         .testTarget(
