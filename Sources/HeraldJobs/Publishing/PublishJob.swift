@@ -28,7 +28,7 @@ public struct PublishJob {
     }
 
     /// What a run did.
-    public struct Result {
+    public struct Result: Sendable {
         /// The recorded run; nil for a dry run, which records nothing.
         public var runID: Int64?
         /// Files written (or, in a dry run, that would be), unchanged and removed, and the folder's manifest.
