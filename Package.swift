@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   herald -> HeraldPublish, HeraldStore -> HeraldCore
+//   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
 //   HeraldStore -> PostgresClient -> CLibPQ
 //   HeraldPublish -> CLibCrypto
 // herald never imports PostgresClient, which knows nothing of Herald. Test support, tests
@@ -10,7 +10,7 @@ import PackageDescription
 // exactly the modules it imports, plus `herald` for the tests that run the binary.
 let package = Package(
     name: "Herald",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "herald", targets: ["herald"]),
     ],
@@ -44,10 +44,12 @@ let package = Package(
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .target(name: "HeraldPublish", dependencies: ["HeraldCore", "CLibCrypto"]),
+        // Publish, rollback and ingest as calls: for the CLI, tests and future commands.
+        .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +76,10 @@ let package = Package(
                 "HeraldStore", "PostgresClient", "HeraldTestSupport", "herald",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .testTarget(
+            name: "HeraldJobsTests",
+            dependencies: ["HeraldJobs", "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldTestSupport", "PostgresClient"]
         ),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.
         .testTarget(

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["events", "ingest", "/nonexistent/events.ndjson"], Int32(64), "cannot read /nonexistent/events.ndjson"),
+        (["events", "ingest", "/nonexistent/events.ndjson"], Int32(66), "cannot read /nonexistent/events.ndjson"),
         (["events", "ingest", "-", "--format", "xml"], 64, "--format must be ndjson or csv"),
         (["events", "ingest", "-", "--batch-size", "0"], 64, "--batch-size must be at least 1"),
         (["events", "ingest", "-", "--jobs", "17"], 64, "--jobs must be 1 to 16, not 17"),

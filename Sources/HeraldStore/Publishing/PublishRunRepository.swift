@@ -8,8 +8,8 @@ public struct PublishRun: Sendable, Equatable {
     public let actor: String
     public let outDir: String
     public let publishAt: Date
-    public let scope: String
-    public let outcome: String
+    public let scope: PublishScope
+    public let outcome: PublishRunOutcome
     public let rollbackOf: Int64?
     public let filesWritten: Int
     public let filesUnchanged: Int
@@ -33,13 +33,13 @@ public struct PublishRunRepository {
     }
 
     public func start(
-        actor: String, outDir: String, publishAt: Date, scope: String, rollbackOf: Int64? = nil, baseURL: String? = nil
+        actor: String, outDir: String, publishAt: Date, scope: PublishScope, rollbackOf: Int64? = nil, baseURL: String? = nil
     ) throws -> Int64 {
         try connection.query(
             """
             INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of, base_url)
-            VALUES ($1, $2, $3, $4, 'running', $5, $6) RETURNING id
-            """, [actor, outDir, publishAt, scope, rollbackOf, baseURL])[0].decode("id")
+            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+            """, [actor, outDir, publishAt, scope.storedText, PublishRunOutcome.running.rawValue, rollbackOf, baseURL])[0].decode("id")
     }
 
     /// The newest run into `outDir`, whatever its outcome.
@@ -70,7 +70,7 @@ public struct PublishRunRepository {
     }
 
     public func finish(
-        _ id: Int64, outcome: String, written: Int, unchanged: Int, removed: Int, manifestDigest: String?, message: String?,
+        _ id: Int64, outcome: PublishRunOutcome, written: Int, unchanged: Int, removed: Int, manifestDigest: String?, message: String?,
         sourceSnapshot: String? = nil
     ) throws {
         try connection.execute(
@@ -79,7 +79,7 @@ public struct PublishRunRepository {
                 files_unchanged = $4, files_removed = $5, manifest_digest = $6, message = $7,
                 source_snapshot = $8::pg_snapshot
             WHERE id = $1
-            """, [id, outcome, written, unchanged, removed, manifestDigest, message, sourceSnapshot])
+            """, [id, outcome.rawValue, written, unchanged, removed, manifestDigest, message, sourceSnapshot])
     }
 
     public func history(limit: Int) throws -> [PublishRun] {
@@ -106,10 +106,19 @@ public struct PublishRunRepository {
 
     private func decode(_ rows: QueryResult) throws -> [PublishRun] {
         try rows.map { row in
-            PublishRun(
-                id: try row.decode("id"), startedAt: try row.decode("started_at"), finishedAt: try row.decode("finished_at"),
+            let id: Int64 = try row.decode("id")
+            let scopeText: String = try row.decode("scope")
+            let outcomeText: String = try row.decode("outcome")
+            guard let scope = PublishScope(storedText: scopeText) else {
+                throw StoreError.database("publish run \(id) has a scope Herald does not write: \"\(scopeText)\"")
+            }
+            guard let outcome = PublishRunOutcome(rawValue: outcomeText) else {
+                throw StoreError.database("publish run \(id) has an outcome Herald does not write: \"\(outcomeText)\"")
+            }
+            return PublishRun(
+                id: id, startedAt: try row.decode("started_at"), finishedAt: try row.decode("finished_at"),
                 actor: try row.decode("actor"), outDir: try row.decode("out_dir"), publishAt: try row.decode("publish_at"),
-                scope: try row.decode("scope"), outcome: try row.decode("outcome"), rollbackOf: try row.decode("rollback_of"),
+                scope: scope, outcome: outcome, rollbackOf: try row.decode("rollback_of"),
                 filesWritten: try row.decode("files_written"), filesUnchanged: try row.decode("files_unchanged"),
                 filesRemoved: try row.decode("files_removed"), manifestDigest: try row.decode("manifest_digest"),
                 message: try row.decode("message"), sourceSnapshot: try row.decode("source_snapshot_text"),

@@ -33,7 +33,8 @@ public final class HeraldDatabase {
     }
 
     /// Another connection to the same database for the same actor (work spread over connections).
-    public func connectAgain() throws -> HeraldDatabase {
+    /// It shares nothing with this one, so it can be handed to another thread.
+    public func connectAgain() throws -> sending HeraldDatabase {
         try HeraldDatabase(configuration: configuration, actor: actor)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldPublish
 import HeraldStore
 
@@ -51,7 +52,7 @@ struct PublishCommand: ParsableCommand {
                 return
             }
             let outURL = URL(fileURLWithPath: out ?? ".")
-            let job = PublishJob(database: database, out: outURL, wait: wait)
+            let job = PublishJob(database: database, out: outURL, wait: wait, phaseTimes: Environment.phaseTimes)
             let result: PublishJob.Result
             if let rollback {
                 result = try job.rollback(to: rollback)
@@ -81,7 +82,7 @@ struct PublishCommand: ParsableCommand {
             }
             try? printJSON(
                 Summary(
-                    run: result.runID == 0 ? nil : result.runID, dryRun: dryRun, written: result.outcome.written,
+                    run: result.runID, dryRun: dryRun, written: result.outcome.written,
                     removed: result.outcome.removed, unchanged: result.outcome.unchanged, warnings: result.warnings))
             return
         }
@@ -90,9 +91,9 @@ struct PublishCommand: ParsableCommand {
             for path in result.outcome.written { print("would write \(path)") }
             print("dry run: \(counts); nothing written")
         } else if rollback != nil {
-            print("rolled back to run \(rollback ?? 0) as run \(result.runID): \(counts)")
+            print("rolled back to run \(rollback ?? 0) as run \(result.runID ?? 0): \(counts)")
         } else {
-            print("published run \(result.runID) (\(result.apps) app(s)): \(counts)")
+            print("published run \(result.runID ?? 0) (\(result.apps) app(s)): \(counts)")
         }
     }
 
@@ -112,7 +113,7 @@ struct PublishCommand: ParsableCommand {
             try printJSON(runs.map {
                 Run(
                     id: $0.id, startedAt: $0.startedAt, finishedAt: $0.finishedAt, actor: $0.actor, outDir: $0.outDir,
-                    outcome: $0.outcome, scope: $0.scope, publishAt: $0.publishAt, rollbackOf: $0.rollbackOf,
+                    outcome: $0.outcome.description, scope: $0.scope.description, publishAt: $0.publishAt, rollbackOf: $0.rollbackOf,
                     written: $0.filesWritten, unchanged: $0.filesUnchanged, removed: $0.filesRemoved, message: $0.message)
             })
             return
@@ -121,8 +122,8 @@ struct PublishCommand: ParsableCommand {
         for run in runs {
             table.append(
                 String(run.id), formatTimestamp(run.startedAt),
-                run.outcome + (run.rollbackOf.map { " (to run \($0))" } ?? ""), String(run.filesWritten),
-                String(run.filesUnchanged), String(run.filesRemoved), run.scope.isEmpty ? "all" : run.scope, run.outDir)
+                run.outcome.description + (run.rollbackOf.map { " (to run \($0))" } ?? ""), String(run.filesWritten),
+                String(run.filesUnchanged), String(run.filesRemoved), run.scope == .site ? "all" : run.scope.description, run.outDir)
         }
         printTable(table, emptyMessage: "no publish runs yet")
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldPublish
 import HeraldStore
 
@@ -57,7 +58,7 @@ struct DemoCommand: ParsableCommand {
 
             // 3. The published site.
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
-            let result = try PublishJob(database: database, out: outURL, wait: true)
+            let result = try PublishJob(database: database, out: outURL, wait: true, phaseTimes: Environment.phaseTimes)
                 .publish(at: Date(), tenant: tenant, app: nil, siteBaseURL: nil, dryRun: false)
             let outcome = result.outcome
             print("\n3. published to \(out)/: \(outcome.written.count) written, \(outcome.unchanged) unchanged, \(outcome.removed.count) removed")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct EventsCommand: ParsableCommand {
@@ -54,23 +55,41 @@ struct EventsCommand: ParsableCommand {
                 let format = try resolvedFormat()
                 guard batchSize >= 1 else { throw InputError(message: "--batch-size must be at least 1", code: ExitStatus.usage) }
                 guard (1...16).contains(jobs) else { throw InputError(message: "--jobs must be 1 to 16, not \(jobs)", code: ExitStatus.usage) }
-                let input = try EventInput(path: file)
+                let console = Console.current
+                let input = try EventInput(path: file, standardInput: console.inputDescriptor)
                 let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
                 let database = try Environment.openDatabase()
+                let showProgress = !quiet && !output.json && console.errorIsTerminal
+                // The job may report from its own threads: the console is captured, not looked up there.
+                let progress: ((EventIngestJob.Progress) -> Void)? = showProgress ? { Self.printProgress($0, to: console) } : nil
                 let job = EventIngestJob(
                     database: database, format: format, batchSize: batchSize, jobs: jobs, rejects: rejectsFile,
-                    showProgress: !quiet && !output.json && Console.current.errorIsTerminal)
+                    progress: progress, phaseTimes: Environment.phaseTimes)
                 let summary = try job.run(input)
+                if showProgress { console.writeError("\r\u{1B}[K") }
                 if output.json {
                     try printJSON(summary)
                 } else if !quiet {
                     print(summary.line)
                 }
                 if summary.rejected > 0 {
-                    if rejectsFile == nil { job.printFirstRejections() }
+                    if rejectsFile == nil { Self.printFirstRejections(summary.firstRejections) }
                     throw ExitCode(ExitStatus.dataError)
                 }
             }
+        }
+
+        private static func printProgress(_ progress: EventIngestJob.Progress, to console: Console) {
+            console.writeError(
+                String(format: "\r%d lines · %d inserted · %.0f lines/s ", progress.read, progress.inserted, Double(progress.read) / max(progress.seconds, 0.001)))
+        }
+
+        /// Without --rejects: the first rejections on standard error.
+        private static func printFirstRejections(_ rejections: [EventRejection]) {
+            for rejection in rejections {
+                Console.current.writeError("herald: line \(rejection.line): \(rejection.reason)\n")
+            }
+            Console.current.writeError("herald: pass --rejects FILE to keep every rejected line with its reason\n")
         }
 
         private func resolvedFormat() throws -> EventFormat {
@@ -119,6 +138,15 @@ struct EventsCommand: ParsableCommand {
                 }
             }
         }
+    }
+}
+
+extension EventIngestJob.Summary {
+    /// `read 13 · inserted 10 · duplicate 2 · rejected 1  (0.1 s, 130 lines/s)`
+    var line: String {
+        let rate = seconds > 0 ? Double(read) / seconds : 0
+        return "read \(read) · inserted \(inserted) · duplicate \(duplicate) · rejected \(rejected)"
+            + String(format: "  (%.1f s, %.0f lines/s)", seconds, rate)
     }
 }
 

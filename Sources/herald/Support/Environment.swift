@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 /// Where the CLI gets what it does not take as flags.
@@ -13,6 +14,16 @@ enum Environment {
             return String(cString: name)
         }
         return values["USER"] ?? values["LOGNAME"] ?? "uid \(geteuid())"
+    }
+
+    /// With HERALD_TIMING=1: how long each phase of a publish or an ingest took, to standard
+    /// error (`timing: snapshot 0.123 s`), for operators and the benchmark; nil otherwise.
+    static var phaseTimes: PhaseTimes? {
+        guard values["HERALD_TIMING"] == "1" else { return nil }
+        let console = Console.current  // phases may end on the job's other threads
+        return { phase, seconds in
+            console.writeError(String(format: "timing: %@ %.3f s\n", phase, seconds))
+        }
     }
 
     /// The configured server (HERALD_DATABASE_URL, else libpq's PG* variables), else Herald's

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 /// Herald's validation error (ArgumentParser has one of the same name).
@@ -52,6 +53,33 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         return (error.errors.map(\.description), ExitStatus.dataError)
     case let error as InputError:
         return ([error.message], error.code)
+    case let error as PublishJobError:
+        switch error {
+        case .busy:
+            return (["another publish is running; try again later, or pass --wait to wait for it"], ExitStatus.tempFail)
+        case .invalidSite(let problems):
+            return (problems, ExitStatus.dataError)
+        case .runNotRestorable(let run, let outcome):
+            return (
+                ["run \(run) did not finish a site (outcome \(outcome)); pick a succeeded run from `herald publish --history`"],
+                ExitStatus.dataError)
+        case .contentNotKept(let run, let path):
+            return (["run \(run) refers to \(path), whose content is not kept"], ExitStatus.dataError)
+        case .cannotWriteSite(let out, let reason):
+            return (["cannot write the site under \(out.path): \(reason)"], ExitStatus.cannotCreate)
+        }
+    case let error as EventIngestError:
+        switch error {
+        case .inputUnreadable(let path, let reason): return (["cannot read \(path): \(reason)"], ExitStatus.noInput)
+        case .inputFailed(let reason): return (["cannot read the input: \(reason)"], ExitStatus.software)
+        case .malformedInput(let problem): return ([problem], ExitStatus.dataError)
+        case .rejectsUnwritable(let path): return (["cannot write the rejects file \(path)"], ExitStatus.cannotCreate)
+        case .interrupted(let stored, let reason):
+            return (
+                ["\(reason)\n\(stored) event(s) were stored before this failure; run the same input again "
+                    + "to finish (stored events count as duplicates, never twice)"],
+                ExitStatus.software)
+        }
     default:
         return (["\(error)"], ExitStatus.software)
     }

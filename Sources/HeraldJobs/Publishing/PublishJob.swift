@@ -5,24 +5,38 @@ import HeraldStore
 
 /// One publish: snapshot (one REPEATABLE READ transaction) → pure compilers → the site
 /// writer → the run history, all under an advisory lock so concurrent runs never interleave.
-struct PublishJob {
-    static let lockKey = PublishRunRepository.lockKey
+///
+/// Runs on the calling thread with `database`'s connection; file contents are stored into
+/// the run history beside the writing, through a connection of their own.
+public struct PublishJob {
+    /// The advisory lock every publish holds while it runs.
+    public static let lockKey = PublishRunRepository.lockKey
 
-    let database: HeraldDatabase
-    let out: URL
-    var wait = false
+    public let database: HeraldDatabase
+    /// The site's root folder.
+    public let out: URL
+    /// Wait for a running publish instead of failing with `PublishJobError.busy`.
+    public var wait: Bool
+    /// Told how long each phase took (lock, snapshot, compile, write, record), as it ends.
+    public var phaseTimes: PhaseTimes?
 
-    struct Result {
-        var runID: Int64
-        var outcome: SiteWriter.Outcome
-        var warnings: [String]
-        var apps: Int
+    public init(database: HeraldDatabase, out: URL, wait: Bool = false, phaseTimes: PhaseTimes? = nil) {
+        self.database = database
+        self.out = out
+        self.wait = wait
+        self.phaseTimes = phaseTimes
     }
 
-    /// Holds the publish lock for `body`, or refuses at once (exit 75) unless waiting.
-    func locked<T>(_ body: () throws -> T) throws -> T {
-        try database.withAdvisoryLock(
-            .publish, wait: wait, busyMessage: "another publish is running; try again later, or pass --wait to wait for it", body)
+    /// What a run did.
+    public struct Result: Sendable {
+        /// The recorded run; nil for a dry run, which records nothing.
+        public var runID: Int64?
+        /// Files written (or, in a dry run, that would be), unchanged and removed, and the folder's manifest.
+        public var outcome: SiteWriter.Outcome
+        /// The compilers' warnings (content that publishes, but probably not as meant).
+        public var warnings: [String]
+        /// Apps compiled: all in scope for a full run, the changed ones for an incremental run.
+        public var apps: Int
     }
 
     /// What one REPEATABLE READ transaction found: the snapshot it read, and either the
@@ -34,8 +48,12 @@ struct PublishJob {
         var changedApps: Set<Int64>?
     }
 
-    func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool = false) throws -> Result {
-        var timer = PhaseTimer()
+    /// Publishes the site as it is at `at`: the whole site, one tenant (`tenant`), or one of its
+    /// apps (`tenant` and `app`). A whole-site run into a folder the last whole-site run left
+    /// intact compiles only the apps changed since, unless `full`. `dryRun`: compiles and
+    /// compares, writes and records nothing.
+    public func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool = false) throws -> Result {
+        var timer = PhaseTimer(phaseTimes)
         return try locked {
             timer.mark("lock")
             let writer = SiteWriter(root: out)
@@ -46,7 +64,7 @@ struct PublishJob {
                 var changed: Set<Int64>?
                 // Incremental only when the folder is exactly what the last full run left.
                 if tenant == nil, !full, !dryRun, let previous = try session.publishRuns.latest(outDir: out.path),
-                    previous.outcome == "succeeded", previous.scope.isEmpty, previous.baseURL == siteBaseURL?.rawValue,
+                    previous.outcome == .succeeded, previous.scope == .site, previous.baseURL == siteBaseURL?.rawValue,
                     let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
                 {
                     changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
@@ -59,28 +77,26 @@ struct PublishJob {
             timer.mark("snapshot (\(plan.changedApps.map { "\($0.count) changed app(s)" } ?? "full"))")
             let site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
             timer.mark("compile (\(site.files.count) files)")
-            guard site.errors.isEmpty else { throw StoreError.invalid(site.errors) }
+            guard site.errors.isEmpty else { throw PublishJobError.invalidSite(site.errors) }
             let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
             if dryRun {
-                return Result(runID: 0, outcome: try preview(site.files), warnings: site.warnings, apps: apps)
+                return Result(runID: nil, outcome: preview(site.files), warnings: site.warnings, apps: apps)
             }
             // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
-            let recordedScope = Self.scope(tenant: tenant, app: app)
+            let recordedScope = PublishScope(tenant: tenant, app: app)
             let scope = plan.changedApps == nil
                 ? recordedScope
-                : plan.tenants.flatMap { tenant in tenant.apps.map { [tenant.slug.rawValue, $0.slug.rawValue] } }
+                : .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
-                    actor: Environment.actor, outDir: out.path, publishAt: at,
-                    scope: (recordedScope ?? []).map { $0.joined(separator: "/") }.joined(separator: " "),
-                    baseURL: siteBaseURL?.rawValue)
+                    actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue)
             }
             // A whole-site run remembers its snapshot, so the next one can publish only what changed.
-            let snapshot = recordedScope == nil ? plan.snapshot : nil
+            let snapshot = recordedScope == .site ? plan.snapshot : nil
             if plan.changedApps?.isEmpty == true, let (manifest, digest) = intact {
                 try database.asOperator { session in
                     try session.publishRuns.finish(
-                        runID, outcome: "succeeded", written: 0, unchanged: manifest.fileCount, removed: 0,
+                        runID, outcome: .succeeded, written: 0, unchanged: manifest.fileCount, removed: 0,
                         manifestDigest: digest, message: "nothing changed", sourceSnapshot: snapshot)
                 }
                 var outcome = SiteWriter.Outcome()
@@ -97,62 +113,76 @@ struct PublishJob {
         }
     }
 
-    /// Puts the folder back exactly as run `id` left it, as a new run.
-    func rollback(to id: Int64) throws -> Result {
+    /// Puts the folder back exactly as run `id` left it, recorded as a new run.
+    public func rollback(to id: Int64) throws -> Result {
         try locked {
             let (run, files) = try database.asOperator(readOnly: true) { session -> (PublishRun, [SiteFile]) in
                 let runs = session.publishRuns
                 let run = try runs.run(id)
-                guard run.outcome == "succeeded" || run.outcome == "rolled back", let indexDigest = run.manifestDigest,
+                guard run.outcome == .succeeded || run.outcome == .rolledBack, let indexDigest = run.manifestDigest,
                     let index = try runs.blobs([indexDigest])[indexDigest],
                     let shardDigests = ManifestArchive.shardDigests(index),
                     let manifest = ManifestArchive.unpack(index: index, shards: try runs.blobs(shardDigests))
                 else {
-                    throw StoreError.invalid(["run \(id) did not finish a site (outcome \(run.outcome)); pick a succeeded run from `herald publish --history`"])
+                    throw PublishJobError.runNotRestorable(run: id, outcome: run.outcome)
                 }
                 let blobs = try runs.blobs(Array(Set(manifest.files.values)))
                 let files = try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
                     guard let bytes = blobs[digest], let sitePath = SitePath(relative: path) else {
-                        throw StoreError.invalid(["run \(id) refers to \(path), whose content is not kept"])
+                        throw PublishJobError.contentNotKept(run: id, path: path)
                     }
                     return SiteFile(path: sitePath, bytes: bytes)
                 }
                 return (run, files)
             }
-            let scope: [[String]]? = run.scope.isEmpty ? nil : run.scope.split(separator: " ").map { $0.split(separator: "/").map(String.init) }
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
-                    actor: Environment.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
+                    actor: database.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
             }
-            var timer = PhaseTimer()
-            let outcome = try writeRecording(runID: runID, files: files, scope: scope, outcome: "rolled back", timer: &timer)
+            var timer = PhaseTimer(phaseTimes)
+            let outcome = try writeRecording(runID: runID, files: files, scope: run.scope, outcome: .rolledBack, timer: &timer)
             return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
         }
     }
 
+    /// Holds the publish lock for `body`, or refuses at once unless waiting. The one place
+    /// that uses the connection directly.
+    private func locked<T>(_ body: () throws -> T) throws -> T {
+        var acquired = false
+        do {
+            return try database.withAdvisoryLock(.publish, wait: wait, busyMessage: "another publish is running") {
+                acquired = true
+                return try body()
+            }
+        } catch StoreError.busy where !acquired {
+            throw PublishJobError.busy
+        }
+    }
+
     private func writeRecording(
-        runID: Int64, files: [SiteFile], scope: [[String]]?, previous: SiteManifest? = nil, outcome name: String = "succeeded",
-        sourceSnapshot: String? = nil,
-        timer: inout PhaseTimer
+        runID: Int64, files: [SiteFile], scope: PublishScope, previous: SiteManifest? = nil,
+        outcome name: PublishRunOutcome = .succeeded, sourceSnapshot: String? = nil, timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
-        // File contents go into the run history on another thread while this one writes the
-        // files: the database and the disk work side by side. The connection is not used here
-        // until the store is over.
+        // File contents go into the run history on another thread, through a connection of
+        // its own, while this one writes the files: the database and the disk work side by side.
         var contents: [String: [UInt8]] = [:]
         for file in files { contents[file.digest] = file.bytes }
-        let database = database
-        let storing = BackgroundWork { try database.asOperator { try $0.publishRuns.storeBlobs(contents) } }
+        var storing: BackgroundWork<Void>?
         let outcome: SiteWriter.Outcome
         do {
-            outcome = try SiteWriter(root: out).sync(files, scope: scope, previous: previous)
-            try storing.wait()
+            if !contents.isEmpty {
+                let blobStore = try database.connectAgain()
+                storing = BackgroundWork { [contents] in try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents) } }
+            }
+            outcome = try SiteWriter(root: out).sync(files, scope: scope.folders, previous: previous)
+            try storing?.wait()
         } catch {
-            _ = try? storing.wait()
+            _ = try? storing?.wait()
             _ = try? database.asOperator {
                 try $0.publishRuns.finish(
-                    runID, outcome: "failed", written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
+                    runID, outcome: .failed, written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
             }
-            throw InputError(message: "cannot write the site under \(out.path): \(error)", code: ExitStatus.cannotCreate)
+            throw PublishJobError.cannotWriteSite(out: out, reason: error)
         }
         timer.mark("write (\(outcome.written.count) written)")
         // Keep the manifest too (by app; file contents are stored above) so any run can be restored.
@@ -171,7 +201,7 @@ struct PublishJob {
     }
 
     /// What a publish would change, without writing.
-    private func preview(_ files: [SiteFile]) throws -> SiteWriter.Outcome {
+    private func preview(_ files: [SiteFile]) -> SiteWriter.Outcome {
         var outcome = SiteWriter.Outcome()
         for file in files {
             let url = out.appendingPathComponent(file.path.description)
@@ -182,12 +212,5 @@ struct PublishJob {
             }
         }
         return outcome
-    }
-
-    /// The part of the folder this publish manages: everything, one tenant, or one app.
-    static func scope(tenant: Slug?, app: Slug?) -> [[String]]? {
-        guard let tenant else { return nil }
-        if let app { return [[tenant.rawValue, app.rawValue]] }
-        return [[tenant.rawValue]]
     }
 }

@@ -1,0 +1,16 @@
+import Foundation
+import HeraldStore
+
+/// Why a publish or a rollback stopped. Database failures come as `StoreError`.
+public enum PublishJobError: Error {
+    /// Another publish holds the lock (and the job was not told to wait).
+    case busy
+    /// The campaigns do not compile into a site: one problem per line.
+    case invalidSite([String])
+    /// The run asked to restore did not leave a complete site behind.
+    case runNotRestorable(run: Int64, outcome: PublishRunOutcome)
+    /// The run's manifest names a file whose content the history does not keep.
+    case contentNotKept(run: Int64, path: String)
+    /// Writing the site under `out` (or storing its contents) failed; the run is recorded as failed.
+    case cannotWriteSite(out: URL, reason: any Error)
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HeraldCore
+import HeraldJobs
+@testable import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+@Suite struct EventIngestJobTests {
+    /// `count` NDJSON events for the example's campaigns, numbered from `first`.
+    static func events(_ count: Int, first: Int = 0) -> String {
+        let campaigns = ["spring-sale", "welcome", "tour"]
+        let kinds = ["delivered", "impression", "click", "dismiss"]
+        var text = ""
+        for n in first..<(first + count) {
+            let id = String(format: "00000000-0000-4000-8000-%012d", n)
+            text += #"{"event_id":"\#(id)","tenant":"acme","app":"weather","campaign":"\#(campaigns[n % 3])","device":"d-\#(n % 7)","kind":"\#(kinds[n % 4])","at":"2026-11-\#(10 + n % 5)T12:00:00Z","locale":"en","app_version":"2.4.0"}"# + "\n"
+        }
+        return text
+    }
+
+    static func write(_ text: String, to url: URL) throws -> URL {
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func storesGoodLinesCountsDuplicatesAndKeepsRejections() throws {
+        try JobFixtures.withExample { database, root in
+            // 20 events, a line that is not JSON as line 21, then 3 events already in the input.
+            let input = try Self.write(Self.events(20) + "garbage\n" + Self.events(3), to: root.appendingPathComponent("events.ndjson"))
+            var progress: [EventIngestJob.Progress] = []
+            let job = EventIngestJob(
+                database: database, format: .ndjson, batchSize: 3, jobs: 2, rejects: nil,
+                progress: { progress.append($0) })
+            let summary = try job.run(try EventInput(path: input.path))
+            #expect(summary.read == 24)
+            #expect(summary.inserted == 20)
+            #expect(summary.duplicate == 3)
+            #expect(summary.rejected == 1)
+            #expect(summary.firstRejections.map(\.line) == [21])
+            #expect(summary.firstRejections.map(\.reason) == ["not a JSON object"])
+            #expect(summary.firstRejections.map(\.text) == ["garbage"])
+            #expect(progress.count == 8, "a report per batch of 3")
+            #expect(progress.last?.read == 24 && progress.last?.inserted == 20)
+
+            let stored = try Connection(configuration: database.configuration)
+                .query("SELECT count(*)::int AS n FROM delivery_events")[0].decode("n", as: Int.self)
+            #expect(stored == 20)
+
+            // The same input again, rejections to a file this time: nothing new, nothing kept in the summary.
+            let rejectsURL = root.appendingPathComponent("rejects.ndjson")
+            let again = try EventIngestJob(
+                database: database, format: .ndjson, batchSize: 1000, jobs: 1, rejects: try RejectsFile(path: rejectsURL.path)
+            ).run(try EventInput(path: input.path))
+            #expect(again.read == 24 && again.inserted == 0 && again.duplicate == 23 && again.rejected == 1)
+            #expect(again.firstRejections.isEmpty)
+            #expect(try String(contentsOf: rejectsURL, encoding: .utf8) == #"{"line":21,"reason":"not a JSON object","record":"garbage"}"# + "\n")
+
+            // --json's shape: the counts and the time, nothing else.
+            let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(again)) as? [String: Any])
+            #expect(Set(json.keys) == ["read", "inserted", "duplicate", "rejected", "seconds"])
+        }
+    }
+
+    @Test func inputProblemsAreTypedErrors() throws {
+        try JobFixtures.withExample { database, root in
+            #expect {
+                _ = try EventInput(path: root.appendingPathComponent("missing.ndjson").path)
+            } throws: { error in
+                guard case EventIngestError.inputUnreadable(let path, let reason) = error else { return false }
+                return path.hasSuffix("missing.ndjson") && reason == "No such file or directory"
+            }
+            #expect {
+                _ = try RejectsFile(path: root.appendingPathComponent("no/such/folder/rejects.ndjson").path)
+            } throws: { error in
+                guard case EventIngestError.rejectsUnwritable = error else { return false }
+                return true
+            }
+            let csv = try Self.write("event_id,tenant\n1,acme\n", to: root.appendingPathComponent("events.csv"))
+            #expect {
+                _ = try EventIngestJob(database: database, format: .csv, batchSize: 10, jobs: 2, rejects: nil)
+                    .run(try EventInput(path: csv.path))
+            } throws: { error in
+                guard case EventIngestError.malformedInput(let problem) = error else { return false }
+                return problem.contains("no \"app\" column")
+            }
+        }
+    }
+}

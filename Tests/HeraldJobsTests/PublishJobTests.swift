@@ -1,0 +1,188 @@
+import Foundation
+import HeraldCore
+import HeraldJobs
+import HeraldPublish
+@testable import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+@Suite struct PublishJobTests {
+    @Test func fullThenNothingChangedThenOneChange() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            var phases: [String] = []
+            let job = PublishJob(database: database, out: out, phaseTimes: { phase, seconds in
+                phases.append(phase)
+                #expect(seconds >= 0)
+            })
+
+            let first = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            let site = try JobFixtures.files(out)
+            #expect(first.runID != nil)
+            #expect(first.apps == 1)
+            #expect(!first.outcome.written.isEmpty)
+            #expect(Set(first.outcome.written) == Set(site.keys))
+            #expect(first.outcome.unchanged == 0 && first.outcome.removed.isEmpty)
+            #expect(site["acme/weather/de/notifications.plist"].map { String(decoding: $0, as: UTF8.self).contains("Willkommen") } == true)
+            #expect(phases.first == "lock")
+            #expect(phases.contains("snapshot (full)"))
+            #expect(phases.last == "record run")
+
+            // Nothing changed in the database: the incremental run compiles nothing and writes nothing.
+            phases = []
+            let second = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            #expect(second.outcome.written.isEmpty)
+            #expect(second.outcome.removed.isEmpty)
+            #expect(second.outcome.unchanged == site.count)
+            #expect(second.apps == 0)
+            #expect(phases.contains("snapshot (0 changed app(s))"))
+            #expect(try JobFixtures.files(out) == site)
+
+            // One German title: that one file, through an incremental run of that one app.
+            try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle("Hallo"), to: database)
+            let third = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            #expect(third.outcome.written == ["acme/weather/de/notifications.plist"])
+            #expect(third.outcome.unchanged == site.count - 1)
+            #expect(third.apps == 1)
+            let after = try JobFixtures.files(out)
+            #expect(after.count == site.count)
+            #expect(after["acme/weather/de/notifications.plist"].map { String(decoding: $0, as: UTF8.self).contains("Hallo") } == true)
+
+            // Every run recorded, typed, by the session's actor; whole-site runs keep their snapshot.
+            let runs = try JobFixtures.history(database)
+            #expect(runs.map(\.id) == [first.runID, second.runID, third.runID].compactMap { $0 })
+            #expect(runs.allSatisfy { $0.outcome == .succeeded && $0.scope == .site && $0.actor == JobFixtures.actor })
+            #expect(runs.allSatisfy { $0.sourceSnapshot != nil })
+            #expect(runs.map(\.filesWritten) == [site.count, 0, 1])
+            #expect(runs[1].message == "nothing changed")
+        }
+    }
+
+    @Test func rollbackPutsTheSiteBackAsANewRun() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            let job = PublishJob(database: database, out: out)
+            let first = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            let original = try JobFixtures.files(out)
+            try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle("Hallo"), to: database)
+            _ = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            #expect(try JobFixtures.files(out) != original)
+
+            let firstID = try #require(first.runID)
+            let rolled = try job.rollback(to: firstID)
+            #expect(rolled.outcome.written == ["acme/weather/de/notifications.plist"])
+            #expect(try JobFixtures.files(out) == original)
+            let run = try database.asOperator(readOnly: true) { try $0.publishRuns.run(try #require(rolled.runID)) }
+            #expect(run.outcome == .rolledBack)
+            #expect(run.rollbackOf == firstID)
+            #expect(run.scope == .site)
+            #expect(run.actor == JobFixtures.actor)
+
+            // A run that never finished cannot be restored; the refusal names its outcome.
+            let unfinished = try database.asOperator {
+                try $0.publishRuns.start(actor: "someone", outDir: out.path, publishAt: JobFixtures.june2026, scope: .site)
+            }
+            #expect {
+                try job.rollback(to: unfinished)
+            } throws: { error in
+                guard case PublishJobError.runNotRestorable(let run, let outcome) = error else { return false }
+                return run == unfinished && outcome == .running
+            }
+            #expect(throws: StoreError.self) { try job.rollback(to: 9_999) }
+        }
+    }
+
+    @Test func aDryRunWritesAndRecordsNothing() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            let job = PublishJob(database: database, out: out)
+            let dry = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: true)
+            #expect(dry.runID == nil)
+            #expect(!dry.outcome.written.isEmpty)
+            #expect(dry.outcome.unchanged == 0)
+            #expect(try JobFixtures.files(out).isEmpty)
+            #expect(try JobFixtures.history(database).isEmpty)
+
+            let real = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            #expect(Set(real.outcome.written) == Set(dry.outcome.written))
+            try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle("Hallo"), to: database)
+            let preview = try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: true)
+            #expect(preview.outcome.written == ["acme/weather/de/notifications.plist"])
+            #expect(preview.outcome.unchanged == dry.outcome.written.count - 1)
+            #expect(try JobFixtures.history(database).count == 1)
+        }
+    }
+
+    @Test func scopesAreRecordedAndReadBackTyped() throws {
+        try JobFixtures.withExample { database, root in
+            let acme = try Slug("acme")
+            let weather = try Slug("weather")
+            let out = root.appendingPathComponent("site")
+            let job = PublishJob(database: database, out: out)
+            let appRun = try job.publish(at: JobFixtures.june2026, tenant: acme, app: weather, siteBaseURL: nil, dryRun: false)
+            let tenantRun = try job.publish(at: JobFixtures.june2026, tenant: acme, app: nil, siteBaseURL: nil, dryRun: false)
+            #expect(appRun.outcome.written.allSatisfy { $0.hasPrefix("acme/weather/") })
+            #expect(tenantRun.outcome.written.isEmpty)
+
+            // The column keeps the text it always had; only scoped runs skip the snapshot.
+            let scopes = try database.asOperator(readOnly: true) { session in
+                try session.publishRuns.history(limit: 10).map { ($0.scope, $0.sourceSnapshot == nil) }
+            }
+            #expect(scopes.map(\.0) == [.app(tenant: acme, app: weather), .tenant(acme)])
+            #expect(scopes.allSatisfy { $0.1 })
+            let stored = try Connection(configuration: database.configuration)
+                .query("SELECT scope FROM publish_runs ORDER BY id").map { try $0.decode("scope", as: String.self) }
+            #expect(stored == ["acme/weather", "acme"])
+
+            // Every scope the type can say, through the column and back.
+            let radio = try Slug("radio")
+            let all: [PublishScope] = [
+                .site, .tenant(acme), .app(tenant: acme, app: weather),
+                .apps([.init(tenant: acme, app: weather), .init(tenant: acme, app: radio)]),
+            ]
+            let ids = try database.asOperator { session in
+                try all.map { try session.publishRuns.start(actor: "x", outDir: "/elsewhere", publishAt: JobFixtures.june2026, scope: $0) }
+            }
+            let readBack = try database.asOperator(readOnly: true) { session in try ids.map { try session.publishRuns.run($0).scope } }
+            #expect(readBack == all)
+            #expect(all.map(\.description) == ["", "acme", "acme/weather", "acme/weather acme/radio"])
+        }
+    }
+
+    @Test func aRunningPublishRefusesOrIsWaitedFor() throws {
+        try JobFixtures.withExample { database, root in
+            let holder = try Connection(configuration: database.configuration)
+            #expect(try holder.tryAdvisoryLock(PublishJob.lockKey))
+            let job = PublishJob(database: database, out: root.appendingPathComponent("site"))
+            #expect {
+                try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            } throws: { error in
+                guard case PublishJobError.busy = error else { return false }
+                return true
+            }
+            #expect(try JobFixtures.history(database).isEmpty)
+            try holder.advisoryUnlock(PublishJob.lockKey)
+            #expect(try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false).runID != nil)
+        }
+    }
+
+    @Test func aSiteThatCannotBeWrittenIsRecordedAsFailed() throws {
+        try JobFixtures.withExample { database, root in
+            let blocker = root.appendingPathComponent("file")
+            try Data("not a folder".utf8).write(to: blocker)
+            let out = blocker.appendingPathComponent("site")
+            #expect {
+                try PublishJob(database: database, out: out)
+                    .publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false)
+            } throws: { error in
+                guard case PublishJobError.cannotWriteSite(let at, _) = error else { return false }
+                return at == out
+            }
+            let runs = try JobFixtures.history(database)
+            #expect(runs.map(\.outcome) == [.failed])
+            #expect(runs.first?.message?.isEmpty == false)
+            #expect(runs.first?.manifestDigest == nil)
+        }
+    }
+}
