@@ -71,7 +71,7 @@ import Testing
             }
             #expect(try HeraldFixtures.fingerprint(database) == before)
             let missing = try herald.run(["apply", "-f", "/nonexistent/campaigns.yaml"])
-            #expect(missing.status == 65)
+            #expect(missing.status == 66)  // EX_NOINPUT, as for `events ingest`
             #expect(missing.stderr.contains("/nonexistent/campaigns.yaml"))
         }
     }
