@@ -4,7 +4,7 @@ import PackageDescription
 // Dependencies point one way:
 //   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
 //   HeraldStore -> PostgresClient -> CLibPQ
-//   HeraldPublish -> CLibCrypto
+//   HeraldCore -> CLibCrypto (SHA-256 only)
 // herald never imports PostgresClient, which knows nothing of Herald. Test support, tests
 // and the benchmark sit on top and may use PostgresClient directly. Each target lists
 // exactly the modules it imports, plus `herald` for the tests that run the binary.
@@ -35,7 +35,8 @@ let package = Package(
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
         // Campaigns files are parsed here, into the same domain values and rules everything
         // else uses, with every problem reported at its path; that needs YAML's node tree.
-        .target(name: "HeraldCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // OpenSSL's SHA-256 (a pure function) names published files and checks migrations.
+        .target(name: "HeraldCore", dependencies: ["CLibCrypto", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "EmbedMigrations"),
         .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrations"]),
         .target(
@@ -43,7 +44,7 @@ let package = Package(
             dependencies: ["HeraldCore", "PostgresClient"],
             plugins: ["EmbedMigrationsPlugin"]
         ),
-        .target(name: "HeraldPublish", dependencies: ["HeraldCore", "CLibCrypto"]),
+        .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
         // Publish, rollback and ingest as calls: for the CLI, tests and future commands.
         .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish"]),
         .executableTarget(

@@ -4,6 +4,7 @@ import HeraldJobs
 @testable import HeraldStore
 import HeraldTestSupport
 import PostgresClient
+import Synchronization
 import Testing
 
 @Suite struct EventIngestJobTests {
@@ -58,7 +59,51 @@ import Testing
 
             // --json's shape: the counts and the time, nothing else.
             let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(again)) as? [String: Any])
-            #expect(Set(json.keys) == ["read", "inserted", "duplicate", "rejected", "seconds"])
+            #expect(Set(json.keys) == ["read", "inserted", "duplicate", "rejected", "seconds", "interrupted"])
+        }
+    }
+
+    /// Ctrl-C's path: asked to stop, the job hands no further batch, stores the ones handed,
+    /// and says so; the same input again finishes without counting anything twice.
+    @Test func stopsBetweenBatchesAndTheRerunFinishes() throws {
+        try JobFixtures.withExample { database, root in
+            let input = try Self.write(Self.events(30), to: root.appendingPathComponent("events.ndjson"))
+            let asked = Mutex(0)
+            var job = EventIngestJob(database: database, format: .ndjson, batchSize: 5, jobs: 1, rejects: nil)
+            // Stop when asked for the third batch.
+            job.shouldStop = { asked.withLock { $0 += 1; return $0 > 2 } }
+            let stopped = try job.run(try EventInput(path: input.path))
+            #expect(stopped.interrupted)
+            #expect(stopped.read == 10 && stopped.inserted == 10)
+
+            let rejectsURL = root.appendingPathComponent("events.rejects")
+            let rerun = try EventIngestJob(
+                database: database, format: .ndjson, batchSize: 5, jobs: 2, rejects: try RejectsFile(path: rejectsURL.path)
+            ).run(try EventInput(path: input.path))
+            #expect(!rerun.interrupted)
+            #expect(rerun.read == 30 && rerun.inserted == 20 && rerun.duplicate == 10 && rerun.rejected == 0)
+            // Nothing rejected: no empty rejects file is left behind.
+            #expect(!FileManager.default.fileExists(atPath: rejectsURL.path))
+        }
+    }
+
+    @Test func progressKnowsHowFarAlongAFileIs() throws {
+        try JobFixtures.withExample { database, root in
+            let text = Self.events(12)
+            let input = try Self.write(text, to: root.appendingPathComponent("events.ndjson"))
+            var progress: [EventIngestJob.Progress] = []
+            _ = try EventIngestJob(
+                database: database, format: .ndjson, batchSize: 4, jobs: 1, rejects: nil, progress: { progress.append($0) }
+            ).run(try EventInput(path: input.path))
+            #expect(progress.count == 3)
+            #expect(progress.allSatisfy { $0.totalBytes == text.utf8.count })
+            #expect(progress.last?.bytesRead == text.utf8.count)
+            // A pipe has no size to measure against.
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { close(ends[0]); close(ends[1]) }
+            #expect(try EventInput(path: "-", standardInput: ends[0]).size == nil)
+            #expect(try EventInput(path: input.path).size == text.utf8.count)
         }
     }
 

@@ -24,6 +24,25 @@ import Testing
         }
     }
 
+    /// Checksums are computed here, not by the server (so that checking the schema sends no
+    /// migration text); databases migrated earlier recorded the server's sha256: they agree.
+    @Test func localChecksumsAreTheServersSha256() throws {
+        try HeraldFixtures.withEmptyDatabase { configuration in
+            let connection = try Connection(configuration: configuration)
+            let rows = try connection.query(
+                """
+                SELECT name, encode(sha256(convert_to(sql, 'UTF8')), 'hex') AS checksum
+                FROM unnest($1::text[], $2::text[]) AS m(name, sql)
+                """,
+                [Migration.bundled.map(\.name), Migration.bundled.map(\.sql)])
+            let server = Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode("name", as: String.self), try $0.decode("checksum", as: String.self)) })
+            #expect(server.count == Migration.bundled.count)
+            for migration in Migration.bundled {
+                #expect(server[migration.name] == migration.checksum, "\(migration.name)")
+            }
+        }
+    }
+
     @Test func bundledMigrationsAreTheFilesInMigrationsFolder() throws {
         let folder = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldStore
+import Synchronization
 
 /// One ingest of delivery events: reads the input in chunks (constant memory whatever its
 /// size) and parses it on a thread of its own, and stores a batch per transaction over
@@ -18,6 +19,9 @@ public struct EventIngestJob {
     public var progress: ((Progress) -> Void)?
     /// Told, at the end, how long reading and parsing took and the store's steps.
     public var phaseTimes: PhaseTimes?
+    /// Asked before each batch is handed to the database: true stops the ingest there, after
+    /// the batches already handed are stored (`Summary.interrupted`). Ctrl-C, for people.
+    public var shouldStop: (@Sendable () -> Bool)?
 
     /// How many rejections the summary keeps when there is no rejects file.
     public static let firstRejectionsKept = 10
@@ -40,6 +44,17 @@ public struct EventIngestJob {
         public var read: Int
         public var inserted: Int
         public var seconds: Double
+        /// Bytes of the input read, and its size when known (a file): how far along it is.
+        public var bytesRead: Int
+        public var totalBytes: Int?
+
+        public init(read: Int, inserted: Int, seconds: Double, bytesRead: Int, totalBytes: Int?) {
+            self.read = read
+            self.inserted = inserted
+            self.seconds = seconds
+            self.bytesRead = bytesRead
+            self.totalBytes = totalBytes
+        }
     }
 
     /// What an ingest did. Encodes as the counts and seconds (`herald events ingest --json`).
@@ -49,11 +64,14 @@ public struct EventIngestJob {
         public var duplicate = 0
         public var rejected = 0
         public var seconds = 0.0
+        /// Stopped by `shouldStop` before the input's end: lines 1…`read` are stored (or
+        /// rejected); the same input again finishes the rest, counting nothing twice.
+        public var interrupted = false
         /// Without a rejects file: the first rejections (at most `firstRejectionsKept`), in input order.
         public var firstRejections: [EventRejection] = []
 
         private enum CodingKeys: String, CodingKey {
-            case read, inserted, duplicate, rejected, seconds
+            case read, inserted, duplicate, rejected, seconds, interrupted
         }
     }
 
@@ -68,8 +86,16 @@ public struct EventIngestJob {
         // Reading and parsing run on their own thread, ahead of the database.
         let batches = ParsedBatches(input: input, format: format, batchSize: batchSize)
         var summary = Summary()
+        let stoppedEarly = Atomic<Bool>(false)
+        let shouldStop = shouldStop
         do {
-            try ingest.run(next: { try batches.next() }) { counts, rejections in
+            try ingest.run(next: {
+                if shouldStop?() == true {
+                    stoppedEarly.store(true, ordering: .relaxed)
+                    return nil
+                }
+                return try batches.next()
+            }) { counts, rejections in
                 summary.read += counts.read
                 summary.inserted += counts.inserted
                 summary.duplicate += counts.duplicate
@@ -79,7 +105,10 @@ public struct EventIngestJob {
                 } else if summary.firstRejections.count < Self.firstRejectionsKept {
                     summary.firstRejections += rejections.prefix(Self.firstRejectionsKept - summary.firstRejections.count)
                 }
-                progress?(Progress(read: summary.read, inserted: summary.inserted, seconds: elapsed()))
+                progress?(
+                    Progress(
+                        read: summary.read, inserted: summary.inserted, seconds: elapsed(), bytesRead: input.bytesRead,
+                        totalBytes: input.size))
             }
         } catch let error as EventIngestError {
             batches.stop()
@@ -89,6 +118,10 @@ public struct EventIngestJob {
             throw EventIngestError.interrupted(stored: summary.inserted, reason: error)
         }
         summary.seconds = elapsed()
+        if stoppedEarly.load(ordering: .relaxed) {
+            summary.interrupted = true
+            batches.stop()
+        }
         if let phaseTimes {
             phaseTimes("read and parse (beside the database)", batches.parseSeconds)
             for (step, seconds) in ingest.stepSeconds { phaseTimes(step, seconds) }

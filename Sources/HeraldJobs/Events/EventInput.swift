@@ -7,6 +7,12 @@ public final class EventInput: Sendable {
     private let ownsDescriptor: Bool
     /// The chunk buffer, reused: one reader at a time.
     private let buffer = Mutex([UInt8](repeating: 0, count: 1 << 20))
+    private let consumed = Atomic<Int>(0)
+    /// The input's size when it is a regular file (progress can say how far along it is).
+    public let size: Int?
+
+    /// Bytes read so far (the parser runs a little ahead of what is stored).
+    public var bytesRead: Int { consumed.load(ordering: .relaxed) }
 
     /// Opens `path` for reading; `-` is `standardInput` (the process's own unless a caller
     /// running commands in-process gives another).
@@ -21,6 +27,8 @@ public final class EventInput: Sendable {
             }
             ownsDescriptor = true
         }
+        var status = stat()
+        size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
     }
 
     deinit {
@@ -35,6 +43,7 @@ public final class EventInput: Sendable {
                 raw.baseAddress.map { read(descriptor, $0, raw.count) } ?? -1
             }
             guard count >= 0 else { throw .inputFailed(reason: String(cString: strerror(errno))) }
+            consumed.add(count, ordering: .relaxed)
             return count == 0 ? nil : buffer[0..<count]
         }
     }

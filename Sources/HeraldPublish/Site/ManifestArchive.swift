@@ -1,3 +1,5 @@
+import HeraldCore
+
 /// How a run's manifest is kept in the run history: one shard per app folder plus an index
 /// of shard digests. Storage is content-addressed, so a run that changed one app stores one
 /// small shard and the index, not the whole site's manifest again.

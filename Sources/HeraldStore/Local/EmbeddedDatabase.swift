@@ -12,9 +12,13 @@ public struct EmbeddedDatabase {
     /// made by earlier versions carry this very line: changing it would add the settings twice).
     static let localOnlyMarker = "# Herald: local only"
     public let home: URL
-    let server: LocalPostgresServer
+    private let environment: [String: String]
 
     public var clusterDirectory: URL { home.appendingPathComponent("postgres") }
+
+    /// Where the server binaries were found last time: a command on a running database never
+    /// looks for them (no `pg_config` per command), and starting it again looks only once.
+    var rememberedBinaries: URL { home.appendingPathComponent("postgres-bindir") }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let explicit = environment[DatabaseEnvironment.homeVariable], !explicit.isEmpty {
@@ -26,39 +30,81 @@ public struct EmbeddedDatabase {
                 ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
             home = URL(fileURLWithPath: base).appendingPathComponent("herald")
         }
-        let directory = home.appendingPathComponent("postgres")
+        self.environment = environment
         // A unix socket path has room for about 107 bytes.
-        guard (directory.path + "/.s.PGSQL.5432").utf8.count <= 100 else {
+        guard (clusterDirectory.path + "/.s.PGSQL.5432").utf8.count <= 100 else {
             throw StoreError.invalid(["HERALD_HOME \(home.path) is too long for PostgreSQL's socket path; pick a shorter folder"])
-        }
-        do {
-            server = LocalPostgresServer(
-                directory: directory, binaries: try DatabaseEnvironment.locateServerBinaries(environment),
-                localOnlyMarker: Self.localOnlyMarker)
-        } catch let error as PostgresError {
-            throw StoreError.unavailable(error.message)
         }
     }
 
-    /// How to reach it (psql accepts the conninfo as is).
-    var configuration: ConnectionConfiguration { server.configuration(database: Self.databaseName) }
+    /// The server, with its binaries: the remembered folder while it still holds them (and
+    /// HERALD_PG_BINDIR names none), else found anew and remembered.
+    func server() throws -> LocalPostgresServer {
+        let binaries: PostgresServerBinaries
+        let explicit = environment[DatabaseEnvironment.serverBinariesVariable].map { !$0.isEmpty } ?? false
+        if !explicit, let remembered = try? String(contentsOf: rememberedBinaries, encoding: .utf8),
+            case let candidate = PostgresServerBinaries(directory: URL(fileURLWithPath: remembered)),
+            FileManager.default.isExecutableFile(atPath: candidate.initdb.path),
+            FileManager.default.isExecutableFile(atPath: candidate.postgres.path)
+        {
+            binaries = candidate
+        } else {
+            do {
+                binaries = try DatabaseEnvironment.locateServerBinaries(environment)
+            } catch let error as PostgresError {
+                throw StoreError.unavailable(error.message)
+            }
+            if !explicit, FileManager.default.fileExists(atPath: home.path) {
+                try? Data(binaries.directory.path.utf8).write(to: rememberedBinaries, options: .atomic)
+            }
+        }
+        return LocalPostgresServer(directory: clusterDirectory, binaries: binaries, localOnlyMarker: Self.localOnlyMarker)
+    }
+
+    /// How to reach it (psql accepts the conninfo as is): the socket in its folder.
+    var configuration: ConnectionConfiguration { configuration(database: Self.databaseName) }
+
+    private func configuration(database: String) -> ConnectionConfiguration {
+        ConnectionConfiguration(keywords: ["host": clusterDirectory.path, "dbname": database, "user": "postgres"])
+    }
 
     /// Where it is, for the executable (`herald db url` prints its conninfo).
     public var location: DatabaseLocation { DatabaseLocation(configuration) }
 
     public var isInitialized: Bool {
-        FileManager.default.fileExists(atPath: server.dataDirectory.appendingPathComponent("PG_VERSION").path)
+        FileManager.default.fileExists(atPath: clusterDirectory.appendingPathComponent("data/PG_VERSION").path)
     }
 
-    public var isRunning: Bool { server.isAccepting }
+    public var isRunning: Bool { Connection.ping(configuration(database: "postgres")) == .ok }
 
     /// The running server's process id (from postmaster.pid), if any.
-    public var daemonProcessIdentifier: Int32? { server.daemonProcessIdentifier }
+    public var daemonProcessIdentifier: Int32? {
+        guard let text = try? String(contentsOf: clusterDirectory.appendingPathComponent("data/postmaster.pid"), encoding: .utf8),
+            let first = text.split(separator: "\n").first
+        else { return nil }
+        return Int32(first.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A session on the local database for a command, in one connection when it is ready (made,
+    /// running, migrated: every command after the first), else made ready first. Returns what
+    /// it did, for people.
+    public func open(actor: String) throws -> (database: HeraldDatabase, notes: [String]) {
+        if isInitialized, let database = try? HeraldDatabase(location: location, actor: actor) {
+            let status = try database.migrationStatus()
+            if let refusal = Migrator.refusal(status) { throw refusal }
+            if status.pending.isEmpty { return (database, []) }
+            let applied = try database.migrate()
+            return (database, ["applied \(applied.count) migration(s) to the local database"])
+        }
+        let notes = try prepare()
+        return (try HeraldDatabase(location: location, actor: actor), notes)
+    }
 
     /// Creates, starts, and migrates what is not yet; returns what it did, for people.
     @discardableResult
     public func prepare() throws -> [String] {
         var notes: [String] = []
+        let server = try server()
         do {
             if !isInitialized {
                 try server.initializeIfNeeded()
@@ -84,9 +130,9 @@ public struct EmbeddedDatabase {
 
     /// Stops the daemon; false when it was not running.
     public func stop() throws -> Bool {
-        guard server.isAccepting else { return false }
+        guard isRunning else { return false }
         do {
-            return try server.stopDetached()
+            return try server().stopDetached()
         } catch let error as PostgresError {
             throw StoreError.from(error)
         }

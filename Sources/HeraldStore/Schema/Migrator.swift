@@ -41,7 +41,7 @@ public struct Migrator: Sendable {
                 checksum: try row.decode("checksum"),
                 appliedAt: try row.decode("applied_at"))
         }
-        let checksums = try checksums(of: migrations, connection)
+        let checksums = Dictionary(uniqueKeysWithValues: migrations.map { ($0.name, $0.checksum) })
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.name, $0) })
         let appliedNames = Set(applied.map(\.name))
         return MigrationStatus(
@@ -67,10 +67,9 @@ public struct Migrator: Sendable {
                 try tx.executeScript(migration.sql)
                 try tx.execute(
                     """
-                    INSERT INTO herald_migrations (name, checksum)
-                    VALUES ($1, encode(sha256(convert_to($2, 'UTF8')), 'hex'))
+                    INSERT INTO herald_migrations (name, checksum) VALUES ($1, $2)
                     """,
-                    [migration.name, migration.sql])
+                    [migration.name, migration.checksum])
             }
             done.append(migration.name)
         }
@@ -101,21 +100,5 @@ public struct Migrator: Sendable {
                 applied_at  timestamptz NOT NULL DEFAULT now()
             )
             """)
-    }
-
-    /// Checksums computed by the server (sha256), one query for all files.
-    private func checksums(of migrations: [Migration], _ connection: Connection) throws -> [String: String] {
-        guard !migrations.isEmpty else { return [:] }
-        let rows = try connection.query(
-            """
-            SELECT name, encode(sha256(convert_to(sql, 'UTF8')), 'hex') AS checksum
-            FROM unnest($1::text[], $2::text[]) AS m(name, sql)
-            """,
-            [migrations.map(\.name), migrations.map(\.sql)])
-        var result: [String: String] = [:]
-        for row in rows {
-            result[try row.decode("name")] = try row.decode("checksum")
-        }
-        return result
     }
 }

@@ -62,9 +62,15 @@ struct EventsCommand: ParsableCommand {
                 let showProgress = !quiet && !output.json && console.errorIsTerminal
                 // The job may report from its own threads: the console is captured, not looked up there.
                 let progress: ((EventIngestJob.Progress) -> Void)? = showProgress ? { Self.printProgress($0, to: console) } : nil
-                let job = EventIngestJob(
+                var job = EventIngestJob(
                     database: database, format: format, batchSize: batchSize, jobs: jobs, rejects: rejectsFile,
                     progress: progress, phaseTimes: Environment.phaseTimes)
+                // Ctrl-C stops after the batches being stored: everything before is kept, whole.
+                if console.ownsProcessSignals {
+                    InterruptRequest.install()
+                    job.shouldStop = { InterruptRequest.isRequested }
+                }
+                defer { if console.ownsProcessSignals { InterruptRequest.uninstall() } }
                 let summary = try job.run(input)
                 if showProgress { console.writeError("\r\u{1B}[K") }
                 if output.json {
@@ -72,16 +78,19 @@ struct EventsCommand: ParsableCommand {
                 } else if !quiet {
                     print(summary.line)
                 }
-                if summary.rejected > 0 {
-                    if rejectsFile == nil { Self.printFirstRejections(summary.firstRejections) }
-                    throw ExitCode(ExitStatus.dataError)
+                if summary.rejected > 0, rejectsFile == nil { Self.printFirstRejections(summary.firstRejections) }
+                if summary.interrupted {
+                    console.writeError(
+                        "herald: interrupted: the first \(summary.read) line(s) are stored or rejected, the rest is not read; "
+                            + "run the same input again to finish (stored events count as duplicates, never twice)\n")
+                    throw ExitCode(ExitStatus.interrupted)
                 }
+                if summary.rejected > 0 { throw ExitCode(ExitStatus.dataError) }
             }
         }
 
         private static func printProgress(_ progress: EventIngestJob.Progress, to console: Console) {
-            console.writeError(
-                String(format: "\r%d lines · %d inserted · %.0f lines/s ", progress.read, progress.inserted, Double(progress.read) / max(progress.seconds, 0.001)))
+            console.writeError("\r" + ProgressLine.render(progress) + "\u{1B}[K")
         }
 
         /// Without --rejects: the first rejections on standard error.

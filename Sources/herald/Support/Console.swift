@@ -15,6 +15,9 @@ struct Console: Sendable {
     var write: @Sendable (Stream, String) -> Void
     /// Whether standard error is a terminal (progress is drawn only there).
     var errorIsTerminal: Bool
+    /// Whether commands may take over the process's signals (Ctrl-C): the binary's own
+    /// console only, never a test's.
+    var ownsProcessSignals = false
 
     @TaskLocal static var current = Console.process
 
@@ -29,7 +32,8 @@ struct Console: Sendable {
                 case .error: FileHandle.standardError.write(Data(text.utf8))
                 }
             },
-            errorIsTerminal: isatty(STDERR_FILENO) == 1)
+            errorIsTerminal: isatty(STDERR_FILENO) == 1,
+            ownsProcessSignals: true)
     }
 
     /// All of standard input.

@@ -44,8 +44,14 @@ enum Environment {
     static var usesEmbeddedDatabase: Bool { configuredDatabase == nil }
 
     /// Opens the database for a command that needs the current schema.
+    /// The local database is made ready (and migrated) on the way, on one connection.
     static func openDatabase(requireCurrentSchema: Bool = true) throws -> HeraldDatabase {
-        let database = try HeraldDatabase(location: databaseLocation(), actor: actor)
+        guard let configured = configuredDatabase else {
+            let (database, notes) = try EmbeddedDatabase(environment: values).open(actor: actor)
+            for note in notes { Console.current.writeError("herald: \(note)\n") }
+            return database
+        }
+        let database = try HeraldDatabase(location: configured, actor: actor)
         if requireCurrentSchema { try database.requireCurrentSchema() }
         return database
     }

@@ -16,6 +16,8 @@ enum ExitStatus {
     static let software: Int32 = 70
     static let cannotCreate: Int32 = 73
     static let noPermission: Int32 = 77
+    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it), after a clean stop.
+    static let interrupted: Int32 = 130
     static let tempFail: Int32 = 75
 }
 

@@ -1,7 +1,8 @@
 import CLibCrypto
 
-/// SHA-256, for the digests that name published files in the run history: OpenSSL's, which
-/// uses the CPU's SHA instructions where it has them (a publish hashes every file it makes).
+/// SHA-256, for the digests that name published files in the run history and the checksums of
+/// migrations: OpenSSL's, which uses the CPU's SHA instructions where it has them (a publish
+/// hashes every file it makes). A pure function of its bytes, so the core may have it.
 public enum SHA256 {
     /// The digest as 64 lowercase hex digits.
     public static func hex(_ bytes: [UInt8]) -> String {
