@@ -39,7 +39,7 @@ struct CampaignCommand: ParsableCommand {
 
         @Argument(help: "Campaign key (slug).") var key: String
         @OptionGroup var where_: AppOptions
-        @Option(help: "banner, alert or story.") var kind: String
+        @Option(help: "banner, alert or story.", completion: Completions.kinds) var kind: String
         @Option(help: "Display name.") var name: String
         @OptionGroup var schedule: ScheduleOptions
         @Option(help: "Alert message key (default: YYYY/MM/DD of the start, or today).") var messageKey: String?
@@ -88,7 +88,7 @@ struct CampaignCommand: ParsableCommand {
             abstract: "List campaigns of a tenant (or of one app).",
             discussion: "Example: herald campaign list --tenant acme --app weather --status active")
         @OptionGroup var tenant: TenantOption
-        @Option(help: ArgumentHelp("Only this app.", discussion: "Defaults to $HERALD_APP.")) var app: String?
+        @Option(help: ArgumentHelp("Only this app.", discussion: "Defaults to $HERALD_APP."), completion: Completions.apps) var app: String?
         @Option(help: "Only this status: draft, active, paused or archived.") var status: String?
         @OptionGroup var output: JSONFlag
 
@@ -132,7 +132,7 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show one campaign with its conditions and content.",
             discussion: "Example: herald campaign show spring-sale --tenant acme --app weather")
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: AppOptions
         @OptionGroup var output: JSONFlag
 
@@ -162,7 +162,7 @@ struct CampaignCommand: ParsableCommand {
                   herald campaign update welcome --app weather --locale de \\
                     --title Hallo --message Willkommen
                 """)
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: AppOptions
         @Option(help: "New display name.") var name: String?
         @OptionGroup var schedule: ScheduleOptions
@@ -223,7 +223,7 @@ struct CampaignCommand: ParsableCommand {
 
                 Example: herald campaign activate spring-sale --tenant acme --app weather
                 """)
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: AppOptions
         @Flag(help: "Activate an archived campaign again (devices remember what they did with it).") var force = false
         @OptionGroup var output: JSONFlag
@@ -234,7 +234,7 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Pause a campaign (stop publishing it; keep everything).",
             discussion: "Example: herald campaign pause spring-sale --tenant acme --app weather")
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: AppOptions
         @OptionGroup var output: JSONFlag
         func run() throws { try setStatus(.paused, key: key, where_: where_, json: output.json) }
@@ -244,7 +244,7 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Archive a campaign (stop publishing it for good; its key stays reserved).",
             discussion: "Example: herald campaign archive spring-sale --tenant acme --app weather")
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: AppOptions
         @OptionGroup var output: JSONFlag
         func run() throws { try setStatus(.archived, key: key, where_: where_, json: output.json) }

@@ -27,7 +27,7 @@ struct ConditionCommand: ParsableCommand {
                   herald campaign condition add spring-sale --app weather \\
                     --all appVersionLessThan=2.4.0 --any onWifi=true
                 """)
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: CampaignCommand.AppOptions
         @Option(name: .customLong("all"), help: ArgumentHelp("TYPE=VALUE that must hold (repeatable).", valueName: "condition"))
         var all: [String] = []
@@ -51,7 +51,7 @@ struct ConditionCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove conditions by type.",
             discussion: "Example: herald campaign condition remove spring-sale --app weather --any onWifi")
-        @Argument(help: "Campaign key.") var key: String
+        @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
         @OptionGroup var where_: CampaignCommand.AppOptions
         @Option(name: .customLong("all"), help: ArgumentHelp("Condition type to remove from the all group.", valueName: "type"))
         var all: [String] = []

@@ -30,8 +30,10 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "campaigns, daily or device.")
     var kind: Kind
 
-    @Option(help: ArgumentHelp("Only this tenant.", discussion: "Defaults to $HERALD_TENANT.")) var tenant: String?
-    @Option(help: ArgumentHelp("Only this app.", discussion: "Defaults to $HERALD_APP.")) var app: String?
+    @Option(help: ArgumentHelp("Only this tenant.", discussion: "Defaults to $HERALD_TENANT."), completion: Completions.tenants)
+    var tenant: String?
+    @Option(help: ArgumentHelp("Only this app.", discussion: "Defaults to $HERALD_APP."), completion: Completions.apps)
+    var app: String?
     @Option(help: "Only this campaign (key).") var campaign: String?
     @Option(help: "The device (for `device`).") var device: String?
     @Option(help: "First day, YYYY-MM-DD (default: 29 days before --until).") var since: String?

@@ -4,7 +4,7 @@ import HeraldCore
 
 /// `--tenant`, defaulting to HERALD_TENANT.
 struct TenantOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Tenant slug.", discussion: "Defaults to $HERALD_TENANT."))
+    @Option(name: .long, help: ArgumentHelp("Tenant slug.", discussion: "Defaults to $HERALD_TENANT."), completion: Completions.tenants)
     var tenant: String?
 
     func slug() throws -> Slug {
@@ -31,7 +31,7 @@ enum ShellDefaults {
 
 /// `--app`, defaulting to HERALD_APP, for commands that work in one app.
 struct RequiredAppOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("App slug.", discussion: "Defaults to $HERALD_APP."))
+    @Option(name: .long, help: ArgumentHelp("App slug.", discussion: "Defaults to $HERALD_APP."), completion: Completions.apps)
     var app: String?
 
     func slug() throws -> Slug {
