@@ -37,6 +37,17 @@ public struct PublishJob {
         public var warnings: [String]
         /// Apps compiled: all in scope for a full run, the changed ones for an incremental run.
         public var apps: Int
+        /// A dry run's changes, file by file, with the bytes on disk and the bytes it would write.
+        public var changes: [FileChange] = []
+    }
+
+    /// One file a dry run would write or remove.
+    public struct FileChange: Sendable {
+        public let path: String
+        /// What is there now; nil for a new file.
+        public let before: [UInt8]?
+        /// What would be there; nil for a file that would be removed.
+        public let after: [UInt8]?
     }
 
     /// What one REPEATABLE READ transaction found: the snapshot it read, and either the
@@ -80,7 +91,8 @@ public struct PublishJob {
             guard site.errors.isEmpty else { throw PublishJobError.invalidSite(site.errors) }
             let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
             if dryRun {
-                return Result(runID: nil, outcome: preview(site.files), warnings: site.warnings, apps: apps)
+                let (outcome, changes) = preview(site.files, scope: PublishScope(tenant: tenant, app: app))
+                return Result(runID: nil, outcome: outcome, warnings: site.warnings, apps: apps, changes: changes)
             }
             // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
             let recordedScope = PublishScope(tenant: tenant, app: app)
@@ -200,17 +212,30 @@ public struct PublishJob {
         return outcome
     }
 
-    /// What a publish would change, without writing.
-    private func preview(_ files: [SiteFile]) -> SiteWriter.Outcome {
+    /// What a publish would change, without writing: each file compared with what is on
+    /// disk, and the files Herald published before in `scope` that it would now remove.
+    private func preview(_ files: [SiteFile], scope: PublishScope) -> (SiteWriter.Outcome, [FileChange]) {
         var outcome = SiteWriter.Outcome()
+        var changes: [FileChange] = []
         for file in files {
-            let url = out.appendingPathComponent(file.path.description)
-            if let data = FileManager.default.contents(atPath: url.path), [UInt8](data) == file.bytes {
+            let path = file.path.description
+            let before = FileManager.default.contents(atPath: out.appendingPathComponent(path).path).map { [UInt8]($0) }
+            if before == file.bytes {
                 outcome.unchanged += 1
             } else {
-                outcome.written.append(file.path.description)
+                outcome.written.append(path)
+                changes.append(FileChange(path: path, before: before, after: file.bytes))
             }
         }
-        return outcome
+        let published = Set(files.map(\.path.description))
+        let folders = scope.folders
+        for path in SiteWriter(root: out).readManifest().files.keys.sorted() where !published.contains(path) {
+            let segments = path.split(separator: "/").map(String.init)
+            guard folders.map({ $0.contains { Array(segments.prefix($0.count)) == $0 } }) ?? true else { continue }
+            outcome.removed.append(path)
+            let before = FileManager.default.contents(atPath: out.appendingPathComponent(path).path).map { [UInt8]($0) }
+            changes.append(FileChange(path: path, before: before, after: nil))
+        }
+        return (outcome, changes)
     }
 }

@@ -72,24 +72,39 @@ struct PublishCommand: ParsableCommand {
         for warning in result.warnings {
             Console.current.writeError("herald: warning: \(warning)\n")
         }
+        let diffs = result.changes.map { change in
+            Diff(
+                path: change.path, change: change.after == nil ? "removed" : change.before == nil ? "new" : "changed",
+                diff: UnifiedDiff.render(
+                    path: change.path, old: change.before.map { String(decoding: $0, as: UTF8.self) },
+                    new: change.after.map { String(decoding: $0, as: UTF8.self) }))
+        }
         if output.json {
+            /// In a dry run `written` and `removed` are what would be; `changes` has each file's diff.
             struct Summary: Encodable {
                 let run: Int64?
                 let dryRun: Bool
                 let written, removed: [String]
                 let unchanged: Int
                 let warnings: [String]
+                let changes: [Diff]?
             }
             try? printJSON(
                 Summary(
                     run: result.runID, dryRun: dryRun, written: result.outcome.written,
-                    removed: result.outcome.removed, unchanged: result.outcome.unchanged, warnings: result.warnings))
+                    removed: result.outcome.removed, unchanged: result.outcome.unchanged, warnings: result.warnings,
+                    changes: dryRun ? diffs : nil))
             return
         }
         let counts = "\(result.outcome.written.count) written, \(result.outcome.unchanged) unchanged, \(result.outcome.removed.count) removed"
         if dryRun {
-            for path in result.outcome.written { print("would write \(path)") }
-            print("dry run: \(counts); nothing written")
+            for diff in diffs {
+                print("would \(diff.change == "removed" ? "remove" : "write") \(diff.path) (\(diff.change))")
+                print(diff.diff, terminator: "")
+            }
+            print(
+                "dry run: \(result.outcome.written.count) to write, \(result.outcome.unchanged) unchanged, "
+                    + "\(result.outcome.removed.count) to remove; nothing was written")
         } else if rollback != nil {
             print("rolled back to run \(rollback ?? 0) as run \(result.runID ?? 0): \(counts)")
         } else {
@@ -127,4 +142,11 @@ struct PublishCommand: ParsableCommand {
         }
         printTable(table, emptyMessage: "no publish runs yet")
     }
+}
+
+/// One file of a dry run: `new`, `changed` or `removed`, and its unified diff.
+private struct Diff: Encodable {
+    let path: String
+    let change: String
+    let diff: String
 }
