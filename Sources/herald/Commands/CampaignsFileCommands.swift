@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldPublish
 import HeraldStore
 
 /// Reads and parses a campaigns file, reporting every problem with its path.
@@ -99,6 +100,14 @@ struct ValidateCommand: ParsableCommand {
             let apps = document.tenants.flatMap(\.apps)
             let campaigns = apps.flatMap(\.campaigns)
             print("\(file) is valid: \(document.tenants.count) tenant(s), \(apps.count) app(s), \(campaigns.count) campaign(s)")
+            // Copy that goes against Apple's notification guidance: warnings, not problems.
+            for tenant in document.tenants {
+                for app in tenant.apps {
+                    for warning in CopyLint.warnings(tenant: tenant.slug, app: app, campaigns: app.campaigns.filter { $0.status != .archived }) {
+                        Console.current.writeError("herald: warning: \(warning)\n")
+                    }
+                }
+            }
         }
     }
 }
