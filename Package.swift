@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   herald -> HeraldPublish, HeraldStore -> HeraldCore
+//   herald -> HeraldBoard -> HeraldPublish, HeraldStore -> HeraldCore
 //   HeraldStore -> PostgresClient -> CLibPQ
 let package = Package(
     name: "Herald",
@@ -37,10 +37,12 @@ let package = Package(
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .target(name: "HeraldPublish", dependencies: ["HeraldCore", "CLibCrypto"]),
+        // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
+        .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +59,8 @@ let package = Package(
             dependencies: ["HeraldStore", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        // The board rendered from values and opened in a real headless Chromium.
+        .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldPublish", "HeraldTestSupport"]),
         // Most CLI tests run commands in-process (InProcessHerald); a few run the built binary.
         .testTarget(
             name: "HeraldCLITests",
