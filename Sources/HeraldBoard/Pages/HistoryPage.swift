@@ -7,8 +7,9 @@ enum HistoryPage {
         let runs = context.input.runs.sorted { $0.id > $1.id }
         var main: HTML = """
             <h1>Publish history</h1>
-            <p class="lede">Every recorded <code>herald publish</code> run, newest first, and the files it changed (its \
-            manifest against the one before it in the same folder). <code>herald publish --rollback RUN --out DIR</code> puts \
+            <p class="lede">The recorded <code>herald publish</code> runs, newest first, and the files each changed (its \
+            manifest against the one before it in the same folder). Runs that found nothing to change are left out: \
+            <code>herald publish --history</code> lists every run, and <code>herald publish --rollback RUN --out DIR</code> puts \
             a folder back as a run left it.\(context.input.scope.map { HTML(" Only the files of tenant <strong>\($0)</strong>.") })</p>
             """
         if runs.isEmpty {

@@ -46,7 +46,7 @@ enum IndexPage {
                 <th scope="row"><a href="\(tenant.slug)/\(app.slug)/\(campaign.key).html">\(campaign.name)</a><br><code>\(campaign.key)</code></th>\
                 <td><span class="kind">\(campaign.kind.rawValue)</span></td>\
                 <td><span class="badge \(state.name)">\(state.label(at: at))</span></td>\
-                <td>\(When.schedule(campaign))</td><td>\(locales)</td>\
+                <td class="wide">\(When.schedule(campaign))</td><td class="wide">\(locales)</td>\
                 <td>\(notes == 0 ? HTML(trusted: "<span class=\"muted\">none</span>") : HTML("<span class=\"count-warn\">\(notes) note\(notes == 1 ? "" : "s")</span>"))</td></tr>
                 """
         }
@@ -59,8 +59,8 @@ enum IndexPage {
             \(app.campaigns.isEmpty ? HTML(trusted: "<p class=\"muted\">No campaigns.</p>") : HTML("""
                 <div class="scroll" role="region" tabindex="0" aria-label="Campaigns of \(app.name)"><table class="campaigns">
                 <caption>Campaigns of \(app.name)</caption>
-                <thead><tr><th scope="col">Campaign</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Schedule</th>\
-                <th scope="col">Locales</th><th scope="col">Review notes</th></tr></thead>
+                <thead><tr><th scope="col">Campaign</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col" class="wide">Schedule</th>\
+                <th scope="col" class="wide">Locales</th><th scope="col">Review notes</th></tr></thead>
                 <tbody>\(rows)</tbody></table></div>
                 """))
             <h4>Schedules, last week and next</h4>
@@ -92,17 +92,17 @@ enum IndexPage {
             return """
                 <tr><th scope="row"><a href="\(tenant.slug)/\(item.app.slug)/\(item.campaign.key).html">\(item.campaign.name)</a> \
                 <span class="muted">· \(item.app.name)</span></th>\
-                <td>\(Charts.inlineBar(value: impressions, maximum: maximum, label: "\(impressions) impressions"))</td>\
+                <td class="wide">\(Charts.inlineBar(value: impressions, maximum: maximum, label: "\(impressions) impressions"))</td>\
                 <td class="num">\(impressions)</td><td class="num">\(item.series.totalClicks)</td>\
-                <td class="num">\(item.series.totalDismissals)</td><td class="num">\(Percent.text(item.series.clickThroughRate))</td></tr>
+                <td class="num wide">\(item.series.totalDismissals)</td><td class="num">\(Percent.text(item.series.clickThroughRate))</td></tr>
                 """
         }
         return """
             <div class="panel"><h3>Top campaigns, \(context.window)</h3>
             <div class="scroll" role="region" tabindex="0" aria-label="Top campaigns of \(tenant.name)"><table class="top">
             <caption class="muted">By impressions, from the reporting views; click-through rate is clicks per impression.</caption>
-            <thead><tr><th scope="col">Campaign</th><th scope="col">Compared</th><th scope="col" class="num">Impressions</th>\
-            <th scope="col" class="num">Clicks</th><th scope="col" class="num">Dismissals</th><th scope="col" class="num">Click-through</th></tr></thead>
+            <thead><tr><th scope="col">Campaign</th><th scope="col" class="wide">Compared</th><th scope="col" class="num">Impressions</th>\
+            <th scope="col" class="num">Clicks</th><th scope="col" class="num wide">Dismissals</th><th scope="col" class="num">Click-through</th></tr></thead>
             <tbody>\(rows)</tbody></table></div></div>
             """
     }

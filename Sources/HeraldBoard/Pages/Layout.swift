@@ -18,7 +18,7 @@ enum Layout {
             <html lang="en">
             <head>
             <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+            <meta http-equiv="Content-Security-Policy" content="\(HTML(trusted: contentSecurityPolicy))">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <meta name="robots" content="noindex, nofollow">
@@ -52,7 +52,8 @@ enum Layout {
           color: var(--ink); background: var(--wash); line-height: 1.45;
         }
         * { box-sizing: border-box; }
-        body { margin: 0; }
+        body { margin: 0; overflow-wrap: break-word; }
+        h1, h2, h3, h4, th, td, dd, li, p { overflow-wrap: anywhere; }
         a { color: var(--accent); }
         a:focus-visible, summary:focus-visible, [tabindex]:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; border-radius: 3px; }
         code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: .9em; overflow-wrap: anywhere; }
@@ -121,7 +122,7 @@ enum Layout {
           font-family: -apple-system, "SF Pro Text", "Helvetica Neue", Arial, "DejaVu Sans", sans-serif; background: #f2f2f7; color: #000; }
         .statusbar { height: 47px; display: flex; align-items: center; justify-content: space-between; padding: 0 32px; font-weight: 600; font-size: 16px; }
         .island { width: 120px; height: 34px; border-radius: 20px; background: #000; }
-        .app-bar { padding: 8px 20px 12px; font-size: 32px; font-weight: 700; }
+        .app-bar { padding: 52px 20px 12px; font-size: 32px; font-weight: 700; }
         .app-rows { padding: 0 20px; display: grid; gap: 14px; }
         .app-rows span { display: block; height: 64px; border-radius: 14px; background: #fff; }
         .view { position: absolute; left: 0; width: 390px; background: #fff; box-shadow: 0 4px 18px rgba(0,0,0,.25); overflow: hidden; }
@@ -229,6 +230,7 @@ enum Layout {
           dl.facts { grid-template-columns: 1fr; gap: 0; }
           dl.facts dd { margin-bottom: .4rem; }
           th, td { padding: .4rem .45rem; }
+          .wide { display: none; }
         }
 
         """

@@ -49,28 +49,37 @@ struct BoardCommand: ParsableCommand {
             }
             let moment = try at.map { try Timestamp.parse($0, field: "--at") }
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
-            let writer = SiteWriter(root: outURL)
-            let foreign = writer.readManifest().files.keys.filter { !$0.hasPrefix(Board.folder + "/") }
-            if let example = foreign.sorted().first {
-                throw InputError(
-                    message: "\(out) holds files Herald published (\(example), …): give the board its own folder, "
-                        + "such as --out \(out)-board", code: ExitStatus.usage)
-            }
             let database = try Environment.openDatabase()
-            let input = try BoardData.read(
-                database, tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
+            let outcome = try Self.write(
+                database, to: outURL, tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
                 siteBaseURL: try baseURL.map { try HTTPURL($0) }, runs: runs)
-            let outcome: SiteWriter.Outcome
-            do {
-                outcome = try writer.sync(Board.render(input), scope: [[Board.folder]])
-            } catch {
-                throw InputError(message: "cannot write the board under \(outURL.path): \(error)", code: ExitStatus.cannotCreate)
-            }
             let changed = !outcome.written.isEmpty || !outcome.removed.isEmpty
             if quiet, !changed { return }
             print(
                 "board: \(outcome.written.count) written, \(outcome.unchanged) unchanged, \(outcome.removed.count) removed; "
                     + "open \(outURL.appendingPathComponent(Board.indexPath).path)")
+        }
+    }
+
+    /// Reads what the board shows and writes it under `out` (only `out/board/`: anything else
+    /// there is left alone), refusing a folder that holds a published site.
+    static func write(
+        _ database: HeraldDatabase, to out: URL, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int = 30,
+        siteBaseURL: HTTPURL? = nil, runs: Int = 20
+    ) throws -> SiteWriter.Outcome {
+        let writer = SiteWriter(root: out)
+        let foreign = writer.readManifest().files.keys.filter { !$0.hasPrefix(Board.folder + "/") }
+        if let example = foreign.sorted().first {
+            throw InputError(
+                message: "\(out.path) holds files Herald published (\(example), …): give the board its own folder, "
+                    + "such as \(out.path)-board", code: ExitStatus.usage)
+        }
+        let input = try BoardData.read(
+            database, tenant: tenant, app: app, at: at, atIsExplicit: atIsExplicit, days: days, siteBaseURL: siteBaseURL, runs: runs)
+        do {
+            return try writer.sync(Board.render(input), scope: [[Board.folder]])
+        } catch {
+            throw InputError(message: "cannot write the board under \(out.path): \(error)", code: ExitStatus.cannotCreate)
         }
     }
 }

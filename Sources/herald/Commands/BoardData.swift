@@ -36,21 +36,15 @@ enum BoardData {
         }
     }
 
-    /// The newest runs, oldest first, each with the files it changed: its manifest against the
-    /// previous run's (with a manifest) into the same folder.
+    /// The newest runs that changed something (or failed), oldest first, each with the files it
+    /// changed: its manifest against the previous run's (with a manifest) into the same folder.
     static func publishRuns(_ session: OperatorSession, limit: Int) throws -> [BoardRun] {
         guard limit > 0 else { return [] }
         let repository = session.publishRuns
-        let runs = try repository.history(limit: limit)
+        let runs = try repository.changingRuns(limit: limit)
         var previous: [Int64: PublishRun] = [:]  // run id → the run whose manifest precedes it
-        var lastByFolder: [String: PublishRun] = [:]
-        for run in runs {
-            if let last = lastByFolder[run.outDir] {
-                previous[run.id] = last
-            } else if let earlier = try repository.previousWithManifest(before: run.id, outDir: run.outDir) {
-                previous[run.id] = earlier
-            }
-            if run.manifestDigest != nil { lastByFolder[run.outDir] = run }
+        for run in runs where run.manifestDigest != nil {
+            previous[run.id] = try repository.previousWithManifest(before: run.id, outDir: run.outDir)
         }
         let indexDigests = Set((runs + Array(previous.values)).compactMap(\.manifestDigest))
         let indexes = try repository.blobs(Array(indexDigests))
