@@ -65,6 +65,8 @@ enum CampaignPage {
             case .story(let story): body = Drawings.story(story, app: app)
             }
             body += text(content, campaign: campaign)
+            // The campaign's words in their own language, for screen readers and hyphenation.
+            if let source = found.source { body = "<div lang=\"\(source)\">\(body)</div>" }
         }
         // The copy lint of the content shown; publish's warnings that name this locale (or no locale).
         let findings: [HTML] = copy.filter { $0.locale == found.source }.map { finding in

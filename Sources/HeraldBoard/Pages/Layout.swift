@@ -53,7 +53,7 @@ enum Layout {
         }
         * { box-sizing: border-box; }
         body { margin: 0; overflow-wrap: break-word; }
-        h1, h2, h3, h4, th, td, dd, li, p { overflow-wrap: anywhere; }
+        h1, h2, h3, h4, dd, li, p, figcaption { overflow-wrap: anywhere; }
         a { color: var(--accent); }
         a:focus-visible, summary:focus-visible, [tabindex]:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; border-radius: 3px; }
         code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: .9em; overflow-wrap: anywhere; }
@@ -142,7 +142,7 @@ enum Layout {
         .alert-text { padding: 19px 16px 18px; }
         .alert-title { font-size: 17px; font-weight: 600; margin: 0 0 4px; overflow-wrap: anywhere; }
         .alert-message { font-size: 13px; margin: 0; overflow-wrap: anywhere; }
-        .alert-button { display: block; border-top: 1px solid rgba(60,60,67,.29); padding: 11px 8px; font-size: 17px; color: #007aff; overflow-wrap: anywhere; }
+        .alert-button { display: block; border-top: 1px solid rgba(60,60,67,.29); padding: 11px 8px; font-size: 17px; color: #0062cc; overflow-wrap: anywhere; }
         .alert-button.cancel { font-weight: 600; }
 
         /* Pushwoosh story: the push as it arrives, then its pages. */
