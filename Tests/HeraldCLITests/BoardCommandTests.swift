@@ -73,6 +73,12 @@ import Testing
                 #expect(again.stdout.hasPrefix("board: 0 written, \(mtimes.count) unchanged, 0 removed"), "\(again)")
                 #expect(try Self.mtimes(review) == mtimes)
                 #expect(try herald.succeed(["board", "--out", review.path, "--at", at, "--quiet"]).stdout.isEmpty)
+                // One tenant's board (HERALD_TENANT, as for a tenant's operator): nothing of another tenant.
+                let scoped = root.appendingPathComponent("scoped")
+                try InProcessHerald(database: database, environment: ["HERALD_TENANT": "demo"]).succeed(["board", "--out", scoped.path])
+                let scopedIndex = try String(contentsOf: scoped.appendingPathComponent("board/index.html"), encoding: .utf8)
+                #expect(scopedIndex.contains("only tenant <strong>demo</strong>") && !scopedIndex.contains("mallory"))
+                #expect(!FileManager.default.fileExists(atPath: scoped.appendingPathComponent("board/mallory").path))
                 // Never into a published folder: a whole-site publish would remove the board, and the board must not
                 // touch the site.
                 let refused = try herald.run(["board", "--out", published.path])

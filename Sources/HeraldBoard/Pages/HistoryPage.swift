@@ -21,7 +21,9 @@ enum HistoryPage {
                 "<dt>Started</dt><dd>\(When.text(run.startedAt))\(run.finishedAt.map { HTML(", took \(Self.duration(run.startedAt, $0))") }) by \(run.actor)</dd>",
                 "<dt>Folder</dt><dd><code>\(run.outDir)</code>\(run.scope.isEmpty ? HTML.empty : HTML(" · only \(run.scope)"))</dd>",
                 "<dt>Site as at</dt><dd>\(When.text(run.publishAt))</dd>",
-                "<dt>Files</dt><dd>\(run.written) written · \(run.unchanged) unchanged · \(run.removed) removed</dd>",
+                context.input.scope == nil
+                    ? "<dt>Files</dt><dd>\(run.written) written · \(run.unchanged) unchanged · \(run.removed) removed</dd>"
+                    : "<dt>Files</dt><dd>\(run.written) of this board's written · \(run.removed) removed</dd>",
             ]
             if let message = run.message { facts.append("<dt>Note</dt><dd>\(message)</dd>") }
             let changes: HTML
@@ -67,7 +69,7 @@ extension BoardRun {
             run.changes = mine
             run.written = mine.filter { $0.kind != .removed }.count
             run.removed = mine.filter { $0.kind == .removed }.count
-            run.unchanged = 0
+            run.unchanged = 0  // not known per tenant; the page does not show it
         } else if !(scope.split(separator: " ").contains { $0 == tenant.rawValue || $0.hasPrefix(prefix) }) {
             return nil
         }
