@@ -97,6 +97,12 @@ struct BoardContext {
 
     var window: String { "\(input.since) … \(input.until)" }
 
+    /// Where the timelines put "now": `--at` as given, else the hour it falls in, so that a
+    /// board made from cron redraws its timelines once an hour, not at every run.
+    var timelineMoment: Date {
+        input.atIsExplicit ? input.at : Date(timeIntervalSince1970: (input.at.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
+    }
+
     /// A locale's name for people: `pt-BR · Portuguese (Brazil)`.
     static func localeName(_ locale: LocaleTag) -> String {
         let name = Locale(identifier: "en").localizedString(forIdentifier: locale.rawValue)

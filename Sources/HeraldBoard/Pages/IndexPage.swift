@@ -64,7 +64,7 @@ enum IndexPage {
                 <tbody>\(rows)</tbody></table></div>
                 """))
             <h4>Schedules, last week and next</h4>
-            <div class="chart-box" role="region" tabindex="0" aria-label="Schedules of \(app.name)">\(Timeline.svg(id: "tl-\(tenant.slug)-\(app.slug)", app: app, at: at))</div>
+            <div class="chart-box" role="region" tabindex="0" aria-label="Schedules of \(app.name)">\(Timeline.svg(id: "tl-\(tenant.slug)-\(app.slug)", app: app, at: context.timelineMoment))</div>
             \(Timeline.legend)
             </div>
             """
