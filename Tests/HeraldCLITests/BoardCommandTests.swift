@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 import HeraldTestSupport
 import Synchronization
 import Testing
@@ -86,6 +87,13 @@ import Testing
                 // touch the site.
                 let refused = try herald.run(["board", "--out", published.path])
                 #expect(refused.status == 64 && refused.stderr.contains("give the board its own folder"), "\(refused)")
+                // Two boards into one folder at once: the second exits 75, as a second publish does.
+                let holder = try HeraldDatabase(configuration: database, actor: "test")
+                try holder.asOperator { session in
+                    #expect(try session.tryFolderLock(review.path))
+                    let busy = try herald.run(["board", "--out", review.path])
+                    #expect(busy.status == 75 && busy.stderr.contains("another herald board is writing"), "\(busy)")
+                }
 
                 // One visit per page: what it loaded and logged, its script-free DOM, then what the
                 // page is for (cards, matrix, screenshots).

@@ -76,10 +76,17 @@ struct BoardCommand: ParsableCommand {
         }
         let input = try BoardData.read(
             database, tenant: tenant, app: app, at: at, atIsExplicit: atIsExplicit, days: days, siteBaseURL: siteBaseURL, runs: runs)
-        do {
-            return try writer.sync(Board.render(input), scope: [[Board.folder]])
-        } catch {
-            throw InputError(message: "cannot write the board under \(out.path): \(error)", code: ExitStatus.cannotCreate)
+        let files = Board.render(input)
+        // Two boards into one folder (overlapping cron runs) would race on its manifest: one waits for none.
+        return try database.asOperator { session in
+            guard try session.tryFolderLock(out.path) else {
+                throw StoreError.busy("another herald board is writing \(out.path); try again later")
+            }
+            do {
+                return try writer.sync(files, scope: [[Board.folder]])
+            } catch {
+                throw InputError(message: "cannot write the board under \(out.path): \(error)", code: ExitStatus.cannotCreate)
+            }
         }
     }
 }
