@@ -52,7 +52,7 @@ enum IndexPage {
         }
         let appWarnings = context.warnings.appWarnings(tenant: tenant.slug, app: app.slug)
         return """
-            <div class="panel app" aria-labelledby="a-\(tenant.slug)-\(app.slug)">
+            <section class="panel app" aria-labelledby="a-\(tenant.slug)-\(app.slug)">
             <h3 id="a-\(tenant.slug)-\(app.slug)">\(app.name) <span class="muted">· <code>\(app.slug)</code> · \(app.platform.rawValue) · \
             \(app.locales.map(\.rawValue).joined(separator: ", ")) (default \(app.defaultLocale))</span></h3>
             \(appWarnings.isEmpty ? HTML.empty : warningList(appWarnings))
@@ -66,7 +66,7 @@ enum IndexPage {
             <h4>Schedules, last week and next</h4>
             <div class="chart-box" role="region" tabindex="0" aria-label="Schedules of \(app.name)">\(Timeline.svg(id: "tl-\(tenant.slug)-\(app.slug)", app: app, at: context.timelineMoment))</div>
             \(Timeline.legend)
-            </div>
+            </section>
             """
     }
 
