@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependencies point one way:
 //   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
+//   herald -> HeraldBoard -> HeraldPublish
 //   HeraldStore -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
 // herald never imports PostgresClient, which knows nothing of Herald. Test support, tests
@@ -47,10 +48,12 @@ let package = Package(
         .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
         // Publish, rollback and ingest as calls: for the CLI, tests and future commands.
         .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish"]),
+        // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
+        .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs", "HeraldBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +73,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        // The board rendered from values and opened in a real headless Chromium.
+        .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldPublish", "HeraldTestSupport"]),
         // Most CLI tests run commands in-process (InProcessHerald, `@testable import herald`); a few run the built binary.
         .testTarget(
             name: "HeraldCLITests",

@@ -26,6 +26,7 @@ struct Herald: ParsableCommand {
             AuditCommand.self,
             PublishCommand.self,
             PreviewCommand.self,
+            BoardCommand.self,
             EventsCommand.self,
             ReportCommand.self,
             DbCommand.self,

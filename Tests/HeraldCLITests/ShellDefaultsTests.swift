@@ -9,7 +9,7 @@ import Testing
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
                 let herald = InProcessHerald(database: database)
-                try herald.succeed(["demo", "--yes", "--out", root.path])
+                try herald.succeed(["demo", "--yes", "--out", root.path, "--board", root.appendingPathComponent("review").path])
                 try herald.succeed(["tenant", "create", "globex", "--name", "Globex"])
                 // Without a tenant, the report covers every tenant: the demo's campaigns are there.
                 #expect(try herald.succeed(["report", "campaigns"]).stdout.contains("demo"))

@@ -99,6 +99,7 @@ public struct SiteCompiler: Sendable {
                     bytes: PropertyList.dictionaryOfStringDictionaries(alerts)))
         }
         site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published)
+        site.warnings += CopyLint.warnings(tenant: tenant.slug, app: app, campaigns: live)
     }
 
     // MARK: Notable

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldPublish
 import HeraldStore
 
 /// Reads and parses a campaigns file, reporting every problem with its path.
@@ -105,6 +106,8 @@ struct ValidateCommand: ParsableCommand {
         let valid: Bool
         var tenants = 0, apps = 0, campaigns = 0
         var problems: [Problem] = []
+        /// Copy lint: what devices show, readable but against Apple's guidance.
+        var warnings: [String] = []
     }
 
     func run() throws {
@@ -118,10 +121,21 @@ struct ValidateCommand: ParsableCommand {
             }
             let apps = document.tenants.flatMap(\.apps)
             let campaigns = apps.flatMap(\.campaigns)
+            // Copy that goes against Apple's notification guidance: warnings, not problems.
+            var warnings: [String] = []
+            for tenant in document.tenants {
+                for app in tenant.apps {
+                    warnings += CopyLint.warnings(tenant: tenant.slug, app: app, campaigns: app.campaigns.filter { $0.status != .archived })
+                }
+            }
             if output.json {
-                try printJSON(Verdict(file: file, valid: true, tenants: document.tenants.count, apps: apps.count, campaigns: campaigns.count))
+                try printJSON(
+                    Verdict(
+                        file: file, valid: true, tenants: document.tenants.count, apps: apps.count, campaigns: campaigns.count,
+                        warnings: warnings))
             } else {
                 print("\(file) is valid: \(document.tenants.count) tenant(s), \(apps.count) app(s), \(campaigns.count) campaign(s)")
+                for warning in warnings { Console.current.writeError("herald: warning: \(warning)\n") }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldBoard
 import HeraldCore
 import HeraldJobs
 import HeraldPublish
@@ -19,6 +20,7 @@ struct DemoCommand: ParsableCommand {
             """)
 
     @Option(help: "Where to publish.") var out = "public"
+    @Option(help: "Where to write the review board (`herald board`).") var board = "review"
 
     @Flag(help: "Write the demo tenant into the configured database too (HERALD_DATABASE_URL or PG*), not only into Herald's local one.")
     var yes = false
@@ -91,6 +93,12 @@ struct DemoCommand: ParsableCommand {
             }
             print("\n5. report: herald report campaigns --tenant demo (\(since) … \(until))")
             print(ReportCommand.render(table, format: .table, window: "\(since) … \(until)"), terminator: "")
+
+            // 6. The review board: each campaign as devices draw it, who sees what, the charts.
+            let boardURL = URL(fileURLWithPath: board).standardizedFileURL
+            let boardOutcome = try BoardCommand.write(database, to: boardURL, tenant: tenant, app: nil, at: Date(), atIsExplicit: false)
+            print("\n6. review board (herald board --tenant demo --out \(board)): \(boardOutcome.written.count) written, \(boardOutcome.unchanged) unchanged")
+            print("   open \(boardURL.appendingPathComponent(Board.indexPath).path)")
 
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             print(String(format: "\ndone in %.1f s. Run it again: nothing changes. Next: `herald --help`, README.md.", seconds))

@@ -1,0 +1,196 @@
+import Foundation
+import HeraldCore
+import HeraldPublish
+
+/// A campaign's state as a device sees it at the board's moment.
+enum CampaignState: Equatable, Sendable {
+    case live
+    case scheduled(starts: Date)
+    case ended(ended: Date)
+    case draft, paused, archived
+
+    init(_ campaign: CampaignSpec, at: Date) {
+        switch campaign.status {
+        case .draft: self = .draft
+        case .paused: self = .paused
+        case .archived: self = .archived
+        case .active:
+            if let starts = campaign.startsAt, at < starts {
+                self = .scheduled(starts: starts)
+            } else if let ends = campaign.endsAt, at >= ends {
+                self = .ended(ended: ends)
+            } else {
+                self = .live
+            }
+        }
+    }
+
+    /// One word, also the CSS class of its badge.
+    var name: String {
+        switch self {
+        case .live: "live"
+        case .scheduled: "scheduled"
+        case .ended: "ended"
+        case .draft: "draft"
+        case .paused: "paused"
+        case .archived: "archived"
+        }
+    }
+
+    /// What the badge says, with the time relative to the board's moment.
+    func label(at: Date) -> String {
+        switch self {
+        case .scheduled(let starts): "scheduled · starts \(Relative.phrase(from: at, to: starts))"
+        case .ended(let ended): "ended \(Relative.phrase(from: at, to: ended))"
+        default: name
+        }
+    }
+
+    /// Where it sorts in a list: what devices get now first, archived last.
+    var order: Int {
+        switch self {
+        case .live: 0
+        case .scheduled: 1
+        case .paused: 2
+        case .draft: 3
+        case .ended: 4
+        case .archived: 5
+        }
+    }
+
+    /// Devices get it now.
+    var isLive: Bool { self == .live }
+}
+
+/// "in 3 days", "2 hours ago": coarse on purpose, so that a board regenerated from cron
+/// changes only when the words do.
+enum Relative {
+    static func phrase(from now: Date, to time: Date) -> String {
+        let seconds = time.timeIntervalSince(now)
+        let amount = abs(seconds)
+        let text: String
+        if amount >= 2 * 86_400 {
+            text = "\(Int(amount / 86_400)) days"
+        } else if amount >= 2 * 3_600 {
+            text = "\(Int(amount / 3_600)) hours"
+        } else if amount >= 120 {
+            text = "\(Int(amount / 60)) minutes"
+        } else {
+            return "now"
+        }
+        return seconds > 0 ? "in \(text)" : "\(text) ago"
+    }
+}
+
+/// Times for people: `2026-05-01 09:00 UTC`.
+enum When {
+    static func text(_ date: Date) -> String {
+        let iso = Timestamp.format(date)  // 2026-05-01T09:00:00Z
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+
+    static func day(_ date: Date) -> String { String(Timestamp.format(date).prefix(10)) }
+
+    /// The schedule in words.
+    static func schedule(_ campaign: CampaignSpec) -> String {
+        switch (campaign.startsAt, campaign.endsAt) {
+        case (nil, nil): "no schedule: runs while active"
+        case (let starts?, nil): "from \(text(starts)), open-ended"
+        case (nil, let ends?): "until \(text(ends))"
+        case (let starts?, let ends?): "\(text(starts)) → \(text(ends))"
+        }
+    }
+}
+
+/// Which locale's content a device of one locale gets, and why.
+struct LocaleContent {
+    let locale: LocaleTag
+    /// The content shown, nil when none reaches this locale.
+    let content: CampaignContent?
+    /// The locale whose content it is (the locale itself, or one along the fallback chain).
+    let source: LocaleTag?
+    /// The chain walked: `pt-BR → pt → en`.
+    let chain: [LocaleTag]
+    /// Set when the campaign is restricted away from this locale.
+    let restrictedTo: [LocaleTag]?
+
+    init(campaign: CampaignSpec, locale: LocaleTag, app: AppSpec) {
+        self.locale = locale
+        chain = locale.fallbackChain(defaultLocale: app.defaultLocale)
+        if let restriction = campaign.locales, !restriction.contains(locale) {
+            restrictedTo = restriction
+            content = nil
+            source = nil
+            return
+        }
+        restrictedTo = nil
+        let found = chain.first { campaign.content[$0] != nil }
+        source = found
+        content = found.flatMap { campaign.content[$0] }
+        // The same rule as the publisher's, so the card shows what devices get.
+        assert(content == PublishSelection.content(of: campaign, for: locale, in: app))
+    }
+
+    /// The card's note on where its text comes from.
+    var note: String {
+        let chainText = chain.map(\.rawValue).joined(separator: " → ")
+        if let restrictedTo {
+            return "Not sent to \(locale) devices: the campaign is restricted to \(restrictedTo.map(\.rawValue).joined(separator: ", "))."
+        }
+        guard let source else {
+            return "No content for \(locale) devices: none along \(chainText)."
+        }
+        if source == locale { return "Shows its own \(locale) content." }
+        let skipped = chain.prefix { $0 != source }.map(\.rawValue).joined(separator: ", ")
+        return "Shows the \(source) content: no \(skipped) content (fallback \(chainText))."
+    }
+}
+
+/// Conditions in words.
+enum ConditionWords {
+    static func describe(_ condition: Condition) -> String {
+        let value = condition.value.text
+        switch condition.type {
+        case .onWifi: return condition.value == .bool(true) ? "the device is on Wi-Fi" : "the device is not on Wi-Fi"
+        case .neverDisplayed:
+            return condition.value == .bool(true) ? "this banner was never shown on the device" : "this banner was shown on the device before"
+        case .lastDisplayMinimumSeconds: return "more than \(value) seconds (\(duration(value))) since it was last shown"
+        case .lastDisplayMinimumLaunches: return "more than \(value) app launches since it was last shown (counted from install when never shown)"
+        case .flagNotSet: return "the banner's flag \u{201C}\(value)\u{201D} is not set"
+        case .iOSVersionLessThan: return "the OS version is below \(value)"
+        case .appVersionLessThan: return "the app's build version is below \(value)"
+        case .minAppVersion: return "the app version is \(value) or later"
+        case .maxAppVersion: return "the app version is \(value) or earlier"
+        }
+    }
+
+    private static func duration(_ text: String) -> String {
+        guard let seconds = Int(text) else { return text }
+        if seconds >= 86_400 { return "\(seconds / 86_400) d \((seconds % 86_400) / 3_600) h" }
+        if seconds >= 3_600 { return "\(seconds / 3_600) h \((seconds % 3_600) / 60) min" }
+        return "\(seconds / 60) min \(seconds % 60) s"
+    }
+
+    /// Who gets the campaign, in sentences.
+    static func sentences(_ campaign: CampaignSpec) -> [String] {
+        let all = campaign.conditions.conditions.filter { $0.group == .all }.map(describe)
+        let any = campaign.conditions.conditions.filter { $0.group == .any }.map(describe)
+        switch campaign.kind {
+        case .story:
+            return ["No device conditions: every device of a locale it reaches gets the push when it is sent."]
+        case .alert:
+            var lines = [all.isEmpty ? "Every app version." : "Shown when " + all.joined(separator: " and ") + "."]
+            lines.append("iNotify shows one message per check, newest message key first, once per device (never on the first launch).")
+            return lines
+        case .banner:
+            var lines: [String] = []
+            if all.isEmpty, any.isEmpty { lines.append("No conditions: every device.") }
+            if !all.isEmpty { lines.append("Shown when " + all.joined(separator: ", and ") + ".") }
+            if !any.isEmpty {
+                lines.append((all.isEmpty ? "Shown when " : "And ") + (any.count == 1 ? "" : "at least one of: ") + any.joined(separator: "; or ") + ".")
+            }
+            lines.append("Notable shows one banner per launch: of several that qualify, one in dictionary order.")
+            return lines
+        }
+    }
+}

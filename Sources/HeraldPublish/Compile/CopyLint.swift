@@ -1,0 +1,180 @@
+import Foundation
+import HeraldCore
+
+/// One piece of campaign copy that goes against Apple's guidance for notifications and
+/// alerts (seed 004): at most about two lines, no app name (the system shows it), short
+/// title-case action buttons, and no telling people which button to press.
+public struct CopyFinding: Hashable, Sendable, CustomStringConvertible {
+    public let tenant: Slug
+    public let app: Slug
+    public let campaign: Slug
+    /// The locale whose authored content holds the text (not the locales falling back to it).
+    public let locale: LocaleTag
+    /// Where the text is: `title`, `message`, `action button`, `push title`, `push text`,
+    /// `page 2 title`, `page 1 button`, ….
+    public let field: String
+    public let rule: CopyLint.Rule
+    public let message: String
+
+    /// `tenant/app/campaign [locale] field: message`, as publish and validate print it.
+    public var description: String { "\(tenant)/\(app)/\(campaign) [\(locale)] \(field): \(message)" }
+}
+
+/// Copy lint over the text of alerts and stories. Pure: the same campaigns give the same
+/// findings, in a fixed order (campaign, locale, field).
+public enum CopyLint {
+    public enum Rule: String, CaseIterable, Sendable {
+        /// Alert messages and push texts longer than about two lines.
+        case tooLong = "too-long"
+        /// Text that names the app.
+        case namesApp = "names-app"
+        /// Action buttons longer than a few words.
+        case longButton = "long-button"
+        /// English action buttons not in title case.
+        case buttonCase = "button-case"
+        /// Text that tells people which button to press.
+        case pressInstruction = "press-instruction"
+    }
+
+    /// About two lines of an alert or a notification: some 45 characters a line on a phone.
+    public static let twoLines = 90
+    /// "Short enough" for an action button (it also replaces "view" in "slide to view").
+    public static let shortButton = 20
+
+    /// Findings for every locale's content of `campaigns` (all of them by default).
+    public static func findings(tenant: Slug, app: AppSpec, campaigns: [CampaignSpec]? = nil) -> [CopyFinding] {
+        var found: [CopyFinding] = []
+        for campaign in (campaigns ?? app.campaigns).sorted(by: { $0.key < $1.key }) {
+            for (locale, content) in campaign.content.sorted(by: { $0.key < $1.key }) {
+                func add(_ field: String, _ rule: Rule, _ message: String) {
+                    found.append(
+                        CopyFinding(
+                            tenant: tenant, app: app.slug, campaign: campaign.key, locale: locale, field: field, rule: rule,
+                            message: message))
+                }
+                let check = Checker(appName: app.name, locale: locale, add: add)
+                switch content {
+                case .banner:
+                    continue  // banner views are the author's own HTML, drawn by the app
+                case .alert(let alert):
+                    check.namesApp(alert.title, "title", inApp: true)
+                    check.pressInstruction(alert.title, "title")
+                    check.length(alert.message, "message", what: "an alert")
+                    check.namesApp(alert.message, "message", inApp: true)
+                    check.pressInstruction(alert.message, "message")
+                    if alert.actionURL != nil, let button = alert.actionButton { check.button(button, "action button") }
+                case .story(let story):
+                    if let title = story.pushTitle {
+                        check.namesApp(title, "push title", inApp: false)
+                        check.pressInstruction(title, "push title")
+                    }
+                    check.length(story.pushText, "push text", what: "a notification")
+                    check.namesApp(story.pushText, "push text", inApp: false)
+                    check.pressInstruction(story.pushText, "push text")
+                    for (index, page) in story.pages.enumerated() {
+                        if let title = page.title { check.pressInstruction(title, "page \(index + 1) title") }
+                        if let subtitle = page.subtitle { check.pressInstruction(subtitle, "page \(index + 1) subtitle") }
+                        if let button = page.buttonTitle { check.button(button, "page \(index + 1) button") }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The findings as warning lines (`tenant/app/campaign [locale] field: message`).
+    public static func warnings(tenant: Slug, app: AppSpec, campaigns: [CampaignSpec]? = nil) -> [String] {
+        findings(tenant: tenant, app: app, campaigns: campaigns).map(\.description)
+    }
+
+    /// The title-case form of an English button label: every word capitalised but short
+    /// articles, conjunctions and prepositions inside the label.
+    public static func titleCased(_ text: String) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        return words.enumerated().map { index, word in
+            let lower = word.lowercased()
+            let inner = index > 0 && index < words.count - 1
+            if inner, minorWords.contains(lower) { return lower }
+            guard let first = word.first, first.isLetter else { return String(word) }
+            return first.uppercased() + word.dropFirst()
+        }.joined(separator: " ")
+    }
+
+    static let minorWords: Set<String> = [
+        "a", "an", "the", "and", "but", "or", "nor", "as", "at", "by", "for", "in", "of", "on", "to", "up", "via", "with",
+    ]
+
+    /// Words that tell people what to press, in the languages Herald's demos use; matched
+    /// as whole words, case-insensitively.
+    static let pressWords: Set<String> = [
+        // English
+        "tap", "taps", "tapping", "click", "clicking", "press", "pressing", "swipe", "button", "buttons",
+        // German
+        "tippe", "tippen", "tippt", "klicke", "klicken", "klickt", "drücke", "drücken", "drückt", "wische", "wischen",
+        "schaltfläche",
+        // Portuguese and Spanish
+        "toque", "toca", "clique", "clica", "pressione", "aperte", "deslize", "botão", "pulsa", "botón",
+        // French
+        "appuyez", "touchez", "cliquez", "bouton",
+    ]
+
+    private struct Checker {
+        let appName: String
+        let locale: LocaleTag
+        let add: (String, Rule, String) -> Void
+
+        func length(_ text: String, _ field: String, what: String) {
+            let count = text.count
+            guard count > CopyLint.twoLines else { return }
+            add(
+                field, .tooLong,
+                "\(count) characters is more than about two lines on \(what) (some \(CopyLint.twoLines)): "
+                    + "long text is hard to read at a glance; say less")
+        }
+
+        func namesApp(_ text: String, _ field: String, inApp: Bool) {
+            let name = appName.trimmingCharacters(in: .whitespaces)
+            guard name.count >= 2, let range = wordRange(of: name, in: text) else { return }
+            let why =
+                inApp
+                ? "people reading it are in the app already" : "the system shows the app's name above every notification"
+            add(field, .namesApp, "names the app (\(quote(String(text[range])))): \(why)")
+        }
+
+        func pressInstruction(_ text: String, _ field: String) {
+            let words = text.lowercased().split { !$0.isLetter }
+            guard let word = words.first(where: { CopyLint.pressWords.contains(String($0)) }) else { return }
+            add(
+                field, .pressInstruction,
+                "tells people what to press (\(quote(String(word)))): say what the message is about; the buttons speak for themselves")
+        }
+
+        func button(_ label: String, _ field: String) {
+            if label.count > CopyLint.shortButton {
+                add(field, .longButton, "\(quote(label)) is \(label.count) characters: keep action buttons short (\(CopyLint.shortButton) at most)")
+            }
+            // Title case is an English convention: German capitalises nouns, Portuguese does not capitalise.
+            guard locale.language.rawValue == "en" else { return }
+            let cased = CopyLint.titleCased(label)
+            if cased != label {
+                add(field, .buttonCase, "\(quote(label)) is not in title case: \(quote(cased))")
+            }
+        }
+
+        /// The first whole-word, case-insensitive occurrence of `needle` in `text`.
+        private func wordRange(of needle: String, in text: String) -> Range<String.Index>? {
+            var start = text.startIndex
+            while let range = text.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive], range: start..<text.endIndex) {
+                let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+                let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+                if !(before?.isLetter ?? false), !(before?.isNumber ?? false), !(after?.isLetter ?? false), !(after?.isNumber ?? false) {
+                    return range
+                }
+                start = range.upperBound
+            }
+            return nil
+        }
+    }
+}
+
+private func quote(_ text: String) -> String { "\u{201C}\(text)\u{201D}" }

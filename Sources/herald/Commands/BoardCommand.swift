@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import HeraldBoard
+import HeraldCore
+import HeraldPublish
+import HeraldStore
+
+struct BoardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "board",
+        abstract: "Write the review board: a static site of campaigns as devices draw them, who sees what, and charts.",
+        discussion: """
+            Writes DIR/board/index.html (tenants, apps and campaigns with their state, schedules of the last and next \
+            week, top campaigns), a page per campaign (each locale as the device draws it, the device matrix that \
+            `herald preview` decides, publish's warnings and the copy lint, delivery charts) and \
+            DIR/board/history.html (publish runs and the files each changed). Static files only: open them from disk \
+            or serve DIR from any private static host; nothing is loaded from outside DIR.
+
+            Through the same writer as publish: an unchanged board writes nothing, so it can run from the same cron \
+            line. Give it its own folder, not the published one (a whole-site publish removes what it did not write).
+
+            Examples:
+              herald board --out /srv/review            # then open /srv/review/board/index.html
+              herald board --out review --tenant acme --days 14
+            """)
+
+    @Option(help: ArgumentHelp("Output folder; the board goes into DIR/board/.", valueName: "dir")) var out: String
+    @Option(help: ArgumentHelp("Only this tenant.", discussion: "Defaults to $HERALD_TENANT.")) var tenant: String?
+    @Option(help: ArgumentHelp("Only this app (with a tenant).", discussion: "Defaults to $HERALD_APP.")) var app: String?
+    @Option(help: ArgumentHelp("Show the board as at this time (ISO 8601): states, schedules, the device matrix.", valueName: "time"))
+    var at: String?
+    @Option(help: "Days of delivery charts, up to the day of --at (UTC).") var days = 30
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("As for publish: the public URL of the published folder.", valueName: "url"))
+    var baseURL: String?
+    @Option(help: "How many of the newest publish runs to list.") var runs = 20
+    @Flag(help: "Print nothing when nothing changed (for cron).") var quiet = false
+
+    func validate() throws {
+        guard (1...400).contains(days) else { throw ArgumentParser.ValidationError("--days must be between 1 and 400") }
+        guard (0...1000).contains(runs) else { throw ArgumentParser.ValidationError("--runs must be between 0 and 1000") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let tenant = try ShellDefaults.tenant(self.tenant).map { try Slug($0) }
+            let app = try ShellDefaults.app(self.app).map { try Slug($0) }
+            if app != nil, tenant == nil {
+                throw InputError(message: "--app needs --tenant (or HERALD_TENANT)", code: ExitStatus.usage)
+            }
+            let moment = try at.map { try Timestamp.parse($0, field: "--at") }
+            let outURL = URL(fileURLWithPath: out).standardizedFileURL
+            let database = try Environment.openDatabase()
+            let outcome = try Self.write(
+                database, to: outURL, tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
+                siteBaseURL: try baseURL.map { try HTTPURL($0) }, runs: runs)
+            let changed = !outcome.written.isEmpty || !outcome.removed.isEmpty
+            if quiet, !changed { return }
+            print(
+                "board: \(outcome.written.count) written, \(outcome.unchanged) unchanged, \(outcome.removed.count) removed; "
+                    + "open \(outURL.appendingPathComponent(Board.indexPath).path)")
+        }
+    }
+
+    /// Reads what the board shows and writes it under `out` (only `out/board/`: anything else
+    /// there is left alone), refusing a folder that holds a published site.
+    static func write(
+        _ database: HeraldDatabase, to out: URL, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int = 30,
+        siteBaseURL: HTTPURL? = nil, runs: Int = 20
+    ) throws -> SiteWriter.Outcome {
+        let writer = SiteWriter(root: out)
+        let foreign = writer.readManifest().files.keys.filter { !$0.hasPrefix(Board.folder + "/") }
+        if let example = foreign.sorted().first {
+            throw InputError(
+                message: "\(out.path) holds files Herald published (\(example), …): give the board its own folder, "
+                    + "such as \(out.path)-board", code: ExitStatus.usage)
+        }
+        let input = try BoardData.read(
+            database, tenant: tenant, app: app, at: at, atIsExplicit: atIsExplicit, days: days, siteBaseURL: siteBaseURL, runs: runs)
+        let files = Board.render(input)
+        // Two boards into one folder (overlapping cron runs) would race on its manifest: one waits for none.
+        return try database.asOperator { session in
+            guard try session.tryFolderLock(out.path) else {
+                throw StoreError.busy("another herald board is writing \(out.path); try again later")
+            }
+            do {
+                return try writer.sync(files, scope: [[Board.folder]])
+            } catch {
+                throw InputError(message: "cannot write the board under \(out.path): \(error)", code: ExitStatus.cannotCreate)
+            }
+        }
+    }
+}

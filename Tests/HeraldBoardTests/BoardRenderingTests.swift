@@ -1,0 +1,150 @@
+import Foundation
+import HeraldBoard
+import HeraldCore
+import HeraldPublish
+import HeraldTestSupport
+import Testing
+
+/// The board rendered from values: no database, no browser (BoardCommandTests opens the real
+/// thing in Chromium).
+@Suite struct BoardRenderingTests {
+    let files = Board.render(BoardFixture.input())
+
+    func page(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let file = try #require(files.first { $0.path.description == path }, "no \(path)", sourceLocation: sourceLocation)
+        return String(decoding: file.bytes, as: UTF8.self)
+    }
+
+    @Test func theSameInputGivesTheSameBytesAndAnUnchangedBoardWritesNothing() throws {
+        #expect(Board.render(BoardFixture.input()) == files)
+        let paths = files.map(\.path.description)
+        #expect(paths.contains("board/index.html") && paths.contains("board/history.html") && paths.contains("board/assets/board.css"))
+        #expect(paths.contains("board/demo/weather/spring-sale.html") && paths.contains("board/mallory/evil-app/xss.html"))
+        #expect(paths.count == 3 + 8 + 2)  // index, history, stylesheet; 8 demo campaigns, 2 hostile ones
+        try withTemporaryDirectory { root in
+            let writer = SiteWriter(root: root)
+            #expect(try writer.sync(files, scope: [[Board.folder]]).written.count == files.count)
+            let again = try writer.sync(Board.render(BoardFixture.input()), scope: [[Board.folder]])
+            #expect(again.written.isEmpty && again.removed.isEmpty && again.unchanged == files.count)
+        }
+    }
+
+    /// Campaign text is attacker-controlled: every value is escaped wherever it lands (text,
+    /// attributes, SVG, an inline view's srcdoc), and a `javascript:` link is never a link.
+    @Test func everyValueIsEscaped() throws {
+        for file in files where file.path.description.hasSuffix(".html") {
+            let html = String(decoding: file.bytes, as: UTF8.self)
+            for raw in ["<script", "<b>bold", "<img", "onerror=\"", "</iframe><script>", "href=\"javascript:"] {
+                #expect(!html.contains(raw), "\(file.path) holds \(raw) unescaped")
+            }
+        }
+        let xss = try page("board/mallory/evil-app/xss.html")
+        #expect(xss.contains("&lt;script&gt;window.__pwned = 1&lt;/script&gt;&quot;&#39; &amp; &lt;b&gt;bold&lt;/b&gt;"))
+        #expect(xss.contains("javascript:window.__pwned=3"))  // shown as text: the action URL the alert opens
+        let banner = try page("board/mallory/evil-app/xss-banner.html")
+        #expect(banner.contains(#"srcdoc="&lt;/iframe&gt;&lt;script&gt;parent.__pwned=4&lt;/script&gt;&quot;""#))
+        #expect(banner.contains(#"<iframe sandbox="" "#))
+        // No script on any page, and the policy that keeps every request inside the folder.
+        let index = try page("board/index.html")
+        #expect(index.contains(#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; base-uri 'none'; form-action 'none'">"#))
+    }
+
+    @Test func statesAsADeviceSeesThemNow() throws {
+        let index = try page("board/index.html")
+        for (campaign, state) in [
+            ("spring-sale", "live"), ("welcome", "live"), ("tour", "live"), ("summer", "scheduled"), ("winter", "ended"),
+            ("draft-one", "draft"), ("paused-one", "paused"), ("old-one", "archived"),
+        ] {
+            #expect(index.contains(#"<tr data-campaign="\#(campaign)" data-state="\#(state)">"#), "\(campaign) should be \(state)")
+        }
+        #expect(index.contains("scheduled · starts in 3 days"))
+        #expect(index.contains("ended 2 days ago"))
+        #expect(index.contains(#"<svg class="timeline""#))
+        #expect(index.contains("Schedules of Weather from 2026-05-21 10:00 UTC to 2026-06-04 10:00 UTC"))
+    }
+
+    @Test func eachCardSaysWhoseContentItShows() throws {
+        let banner = try page("board/demo/weather/spring-sale.html")
+        #expect(banner.contains(#"data-locale="pt-BR" data-source="en""#))
+        #expect(banner.contains("Shows the en content: no pt-BR, pt content (fallback pt-BR → pt → en)."))
+        #expect(banner.contains(#"data-locale="de" data-source="de""#))
+        #expect(banner.contains("88 pt high, from the bottom"))  // the German entry view
+        let story = try page("board/demo/weather/tour.html")
+        #expect(story.contains("Not sent to pt-BR devices: the campaign is restricted to de, en."))
+        #expect(story.contains(#"<div class="progress"><span class="current"></span><span class="todo"></span></div>"#))
+        let alert = try page("board/demo/weather/welcome.html")
+        #expect(alert.contains(#"<span class="alert-button">Take the tour</span><span class="alert-button">Remind Me Later</span><span class="alert-button cancel">Ignore</span>"#))
+        #expect(alert.contains(#"<span class="alert-button cancel">OK</span>"#))  // German: no action URL
+        #expect(alert.contains("Shown when the app version is 2.0 or later."))
+    }
+
+    /// Publish's warnings and the copy lint on the cards they concern.
+    @Test func warningsLandOnTheirCampaigns() throws {
+        let summer = try page("board/demo/weather/summer.html")
+        #expect(summer.contains("demo/weather/summer is active but appears in no file: its schedule is not running"))
+        let welcome = try page("board/demo/weather/welcome.html")
+        #expect(welcome.contains(#"data-rule="names-app""#) && welcome.contains(#"data-rule="button-case""#))
+        #expect(welcome.contains("“Take the tour” is not in title case: “Take the Tour”"))
+        let spring = try page("board/demo/weather/spring-sale.html")
+        #expect(!spring.contains("data-rule=") && !spring.contains("appears in no file"))
+        let index = try page("board/index.html")
+        #expect(index.contains(#"<span class="count-warn">2 notes</span>"#))
+    }
+
+    /// Representative devices from the campaign's own bounds, decided by DevicePreview.
+    @Test func theMatrixProbesEachBound() throws {
+        let input = BoardFixture.input()
+        let rows = Board.matrix(input, tenant: try Slug("demo"), app: try Slug("weather"), campaign: try Slug("spring-sale"))
+        func row(_ label: String) throws -> MatrixRow {
+            try #require(rows.first { $0.device.label.contains(label) }, "no row \(label) in \(rows.map(\.device.label))")
+        }
+        #expect(rows[0].cells.map(\.shown) == [true, true, true])
+        #expect(rows[0].device.build == "2.9" && rows[0].device.wifi)
+        #expect(try row("build 3.0: at appVersionLessThan 3.0").cells.first?.verdict == "all.appVersionLessThan: build 3.0 is not below 3.0")
+        #expect(try row("build 3.1: just above").cells.allSatisfy { !$0.shown })
+        #expect(try row("flag hideSpringSale set").cells.first?.verdict == "all.flagNotSet: flag hideSpringSale is set")
+        #expect(try row("off Wi-Fi").cells.first?.verdict.hasPrefix("no `any` condition holds") == true)
+        #expect(try row("returning: shown 4 launches ago").cells.allSatisfy(\.shown))
+        #expect(try row("flag hideSpringSale set").device.previewArguments == [
+            "--app-version", "2.9", "--os-version", "18.0", "--wifi", "--flag", "spring-sale=hideSpringSale",
+        ])
+
+        let alert = Board.matrix(input, tenant: try Slug("demo"), app: try Slug("weather"), campaign: try Slug("welcome"))
+        #expect(alert.first?.cells.map(\.verdict) == ["next alert", "next alert", "next alert"])
+        #expect(alert.first { $0.device.appVersion == "1.9" }?.cells.first?.verdict == "app version 1.9 is below MinVersion 2.0")
+        #expect(alert.first { !$0.device.seen.isEmpty }?.cells.first?.verdict == "already seen (message key 2026/05/25)")
+        let scheduled = Board.matrix(input, tenant: try Slug("demo"), app: try Slug("weather"), campaign: try Slug("summer"))
+        #expect(scheduled.first?.cells.first { $0.locale.rawValue == "en" }?.verdict.hasPrefix("not started (starts 2026-05-31") == true)
+    }
+
+    @Test func chartsFromTheDailyCounts() throws {
+        let spring = try page("board/demo/weather/spring-sale.html")
+        let impressions = BoardFixture.daily.filter { $0.campaign == "spring-sale" && $0.event == "impression" }.reduce(0) { $0 + $1.events }
+        #expect(spring.contains("<li><strong>\(impressions)</strong> impressions</li>"))
+        #expect(spring.contains(#"<svg class="chart" viewBox="0 0 640 220" role="img" aria-labelledby="daily-t daily-d">"#))
+        #expect(spring.contains(#"aria-labelledby="ctr-t ctr-d""#))
+        let index = try page("board/index.html")
+        #expect(index.contains("Top campaigns, 2026-04-29 … 2026-05-28"))
+        #expect(try page("board/demo/weather/old-one.html").contains("No delivery events between 2026-04-29 … 2026-05-28."))
+    }
+
+    @Test func publishHistoryWithTheFilesEachRunChanged() throws {
+        let history = try page("board/history.html")
+        #expect(history.contains(#"<li class="changed">changed <code>mallory/evil-app/en/control.json</code></li>"#))
+        #expect(history.range(of: "Run 2")?.lowerBound ?? history.endIndex < history.range(of: "Run 1")?.lowerBound ?? history.startIndex)
+
+        let before = SiteManifest(files: ["a/b/en/control.json": "1", "a/b/en/notifications.plist": "2"])
+        let after = SiteManifest(files: ["a/b/en/control.json": "3", "a/b/de/control.json": "4"])
+        #expect(RunChanges.between(before, after) == [
+            FileChange(path: "a/b/de/control.json", kind: .added), FileChange(path: "a/b/en/control.json", kind: .changed),
+            FileChange(path: "a/b/en/notifications.plist", kind: .removed),
+        ])
+        #expect(RunChanges.between(nil, after).allSatisfy { $0.kind == .added })
+        // One tenant's board: its files only, and no run that changed none of them.
+        let runs = BoardFixture.runs
+        #expect(runs[0].scoped(to: try Slug("demo"))?.changes == [FileChange(path: "demo/weather/en/control.json", kind: .added)])
+        #expect(runs[1].scoped(to: try Slug("demo")) == nil)
+        let scoped = Board.render(BoardFixture.input(tenants: [TenantSpec(slug: try Slug("demo"), name: "Demo", apps: [BoardFixture.weather])]))
+        #expect(!scoped.contains { $0.path.description.contains("mallory") })
+    }
+}
