@@ -37,6 +37,8 @@ import Testing
             #expect(second.outcome.unchanged == site.count)
             #expect(second.apps == 0)
             #expect(phases.contains("snapshot (0 changed app(s))"))
+            // ... and is counted on the run whose files are in place, not recorded as a run of its own.
+            #expect(second.repeated && second.runID == first.runID)
             #expect(try JobFixtures.files(out) == site)
 
             // One German title: that one file, through an incremental run of that one app.
@@ -49,13 +51,47 @@ import Testing
             #expect(after.count == site.count)
             #expect(after["acme/weather/de/notifications.plist"].map { String(decoding: $0, as: UTF8.self).contains("Hallo") } == true)
 
-            // Every run recorded, typed, by the session's actor; whole-site runs keep their snapshot.
+            // Every run that changed something recorded, typed, by the session's actor; whole-site
+            // runs keep their snapshot; the run with nothing to change is a count on the first.
             let runs = try JobFixtures.history(database)
-            #expect(runs.map(\.id) == [first.runID, second.runID, third.runID].compactMap { $0 })
+            #expect(runs.map(\.id) == [first.runID, third.runID].compactMap { $0 })
             #expect(runs.allSatisfy { $0.outcome == .succeeded && $0.scope == .site && $0.actor == JobFixtures.actor })
             #expect(runs.allSatisfy { $0.sourceSnapshot != nil })
-            #expect(runs.map(\.filesWritten) == [site.count, 0, 1])
-            #expect(runs[1].message == "nothing changed")
+            #expect(runs.map(\.filesWritten) == [site.count, 1])
+            #expect(runs.map(\.repeats) == [1, 0])
+            #expect(runs[0].lastRepeatedAt != nil && runs[1].lastRepeatedAt == nil)
+        }
+    }
+
+    /// Pruning keeps what it is told to keep, always a folder's newest run, and every content a
+    /// kept run's rollback needs; the rest of the contents go.
+    @Test func pruningDropsOldRunsAndTheContentsOnlyTheyNeeded() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            let job = PublishJob(database: database, out: out)
+            var ids: [Int64] = []
+            for title in ["Eins", "Zwei", "Drei"] {
+                try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle(title), to: database)
+                ids += [try #require(try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false).runID)]
+            }
+            let blobCount = { () throws -> Int in
+                try Connection(configuration: database.configuration).query("SELECT count(*)::int AS n FROM publish_blobs")[0].decode("n")
+            }
+            let blobsBefore = try blobCount()
+            // Keep none: the folder's newest run stays all the same (the next publish starts from it).
+            let pruned = try job.pruneHistory(keepNewest: 0, before: nil)
+            #expect(pruned.runs == 2)
+            #expect(pruned.contents > 0 && pruned.contents < blobsBefore)
+            #expect(try JobFixtures.history(database).map(\.id) == [ids[2]])
+            #expect(try blobCount() == blobsBefore - pruned.contents)
+            // What is kept still restores, byte for byte; what went says so.
+            let site = try JobFixtures.files(out)
+            try FileManager.default.removeItem(at: out)
+            _ = try job.rollback(to: ids[2])
+            #expect(try JobFixtures.files(out) == site)
+            #expect(throws: (any Error).self) { try job.rollback(to: ids[0]) }
+            // Nothing older than a day ago: nothing to do.
+            #expect(try job.pruneHistory(keepNewest: nil, before: Date(timeIntervalSinceNow: -86_400)).runs == 0)
         }
     }
 

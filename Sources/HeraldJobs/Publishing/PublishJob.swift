@@ -39,6 +39,8 @@ public struct PublishJob {
         public var apps: Int
         /// A dry run's changes, file by file, with the bytes on disk and the bytes it would write.
         public var changes: [FileChange] = []
+        /// Nothing changed: `runID` is the earlier run whose files are in place, which counted this one.
+        public var repeated = false
     }
 
     /// One file a dry run would write or remove.
@@ -57,6 +59,8 @@ public struct PublishJob {
         var tenants: [TenantSpec]
         /// nil: a full publish; otherwise the apps republished (empty: nothing changed).
         var changedApps: Set<Int64>?
+        /// The run an incremental publish starts from.
+        var previous: PublishRun?
     }
 
     /// Publishes the site as it is at `at`: the whole site, one tenant (`tenant`), or one of its
@@ -79,8 +83,8 @@ public struct PublishJob {
                     let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
                 {
                     changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
+                    if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed, previous: previous) }
                 }
-                if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed) }
                 return Plan(
                     snapshot: snapshot, tenants: try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed),
                     changedApps: changed)
@@ -99,23 +103,20 @@ public struct PublishJob {
             let scope = plan.changedApps == nil
                 ? recordedScope
                 : .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
+            // Nothing changed since the run whose files are in place: counted on that run, no row of its own.
+            if plan.changedApps?.isEmpty == true, let previous = plan.previous, let (manifest, _) = intact {
+                try database.asOperator { try $0.publishRuns.countRepeat(of: previous.id, sourceSnapshot: plan.snapshot) }
+                var outcome = SiteWriter.Outcome()
+                outcome.unchanged = manifest.fileCount
+                outcome.manifest = manifest
+                return Result(runID: previous.id, outcome: outcome, warnings: [], apps: 0, repeated: true)
+            }
             let runID = try database.asOperator {
                 try $0.publishRuns.start(
                     actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue)
             }
             // A whole-site run remembers its snapshot, so the next one can publish only what changed.
             let snapshot = recordedScope == .site ? plan.snapshot : nil
-            if plan.changedApps?.isEmpty == true, let (manifest, digest) = intact {
-                try database.asOperator { session in
-                    try session.publishRuns.finish(
-                        runID, outcome: .succeeded, written: 0, unchanged: manifest.fileCount, removed: 0,
-                        manifestDigest: digest, message: "nothing changed", sourceSnapshot: snapshot)
-                }
-                var outcome = SiteWriter.Outcome()
-                outcome.unchanged = manifest.fileCount
-                outcome.manifest = manifest
-                return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
-            }
             // An incremental run starts from the manifest checked above against the run history.
             var outcome = try writeRecording(
                 runID: runID, files: site.files, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
@@ -154,6 +155,29 @@ public struct PublishJob {
             var timer = PhaseTimer(phaseTimes)
             let outcome = try writeRecording(runID: runID, files: files, scope: run.scope, outcome: .rolledBack, timer: &timer)
             return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
+        }
+    }
+
+    /// Deletes recorded runs (keeping the `keepNewest` newest, or those started since `before`;
+    /// never a folder's newest run, which the next publish starts from) and the stored contents
+    /// that no kept run needs for a rollback. Returns how many runs and contents went.
+    public func pruneHistory(keepNewest: Int?, before: Date?) throws -> (runs: Int, contents: Int) {
+        try locked {
+            try database.asOperator { session in
+                let runs = session.publishRuns
+                return try runs.prune(keepNewest: keepNewest, before: before) { manifestDigests in
+                    // Every digest a kept run's rollback reads: its index, the index's shards, their files.
+                    var needed = Set(manifestDigests)
+                    for digest in Set(manifestDigests) {
+                        guard let index = try runs.blobs([digest])[digest], let shards = ManifestArchive.shardDigests(index) else { continue }
+                        needed.formUnion(shards)
+                        if let manifest = ManifestArchive.unpack(index: index, shards: try runs.blobs(shards)) {
+                            needed.formUnion(manifest.files.values)
+                        }
+                    }
+                    return needed
+                }
+            }
         }
     }
 

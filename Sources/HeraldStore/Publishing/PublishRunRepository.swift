@@ -19,6 +19,9 @@ public struct PublishRun: Sendable, Equatable {
     /// The snapshot the run read; nil for rollbacks and partial runs.
     public let sourceSnapshot: String?
     public let baseURL: String?
+    /// Later publishes that found nothing to change, counted here instead of a row each.
+    public let repeats: Int
+    public let lastRepeatedAt: Date?
 }
 
 /// The publish history and the contents it keeps for rollbacks (operator work).
@@ -82,6 +85,51 @@ public struct PublishRunRepository {
             """, [id, outcome.rawValue, written, unchanged, removed, manifestDigest, message, sourceSnapshot])
     }
 
+    /// A publish that found nothing to change, counted on `id` (the run whose files are still
+    /// in place) instead of a row of its own; `sourceSnapshot` becomes what it read, so the
+    /// next run asks what changed since then.
+    public func countRepeat(of id: Int64, sourceSnapshot: String?) throws {
+        try connection.execute(
+            """
+            UPDATE publish_runs
+            SET repeats = repeats + 1, last_repeated_at = clock_timestamp(),
+                source_snapshot = coalesce($2::pg_snapshot, source_snapshot)
+            WHERE id = $1
+            """, [id, sourceSnapshot])
+    }
+
+    /// Deletes the runs `keeping` does not keep (never a running one, nor the newest finished
+    /// run of each folder: the next publish starts from it), then the contents that no kept run
+    /// refers to (`referenced`: given the kept runs' manifest digests, every digest they need).
+    /// Returns the runs and contents deleted.
+    public func prune(
+        keepNewest: Int?, before: Date?, referenced: ([String]) throws -> Set<String>
+    ) throws -> (runs: Int, contents: Int) {
+        let deleted = try connection.query(
+            """
+            WITH ranked AS (
+                SELECT id, started_at, outcome,
+                       row_number() OVER (ORDER BY id DESC) AS newest_first,
+                       id = max(id) FILTER (WHERE outcome <> 'running') OVER (PARTITION BY out_dir) AS folder_base
+                FROM publish_runs
+            )
+            DELETE FROM publish_runs
+            WHERE id IN (
+                SELECT id FROM ranked
+                WHERE outcome <> 'running' AND NOT folder_base
+                  AND ($1::bigint IS NULL OR newest_first > $1)
+                  AND ($2::timestamptz IS NULL OR started_at < $2)
+            )
+            RETURNING id
+            """, [keepNewest.map(Int64.init), before])
+        let kept = try connection.query("SELECT manifest_digest FROM publish_runs WHERE manifest_digest IS NOT NULL")
+            .map { try $0.decode("manifest_digest", as: String.self) }
+        let needed = try referenced(kept)
+        let blobs = try connection.query(
+            "DELETE FROM publish_blobs WHERE NOT (digest = ANY($1::text[])) RETURNING digest", [Array(needed)])
+        return (deleted.count, blobs.count)
+    }
+
     public func history(limit: Int) throws -> [PublishRun] {
         try decode(
             connection.query(
@@ -122,7 +170,7 @@ public struct PublishRunRepository {
                 filesWritten: try row.decode("files_written"), filesUnchanged: try row.decode("files_unchanged"),
                 filesRemoved: try row.decode("files_removed"), manifestDigest: try row.decode("manifest_digest"),
                 message: try row.decode("message"), sourceSnapshot: try row.decode("source_snapshot_text"),
-                baseURL: try row.decode("base_url"))
+                baseURL: try row.decode("base_url"), repeats: try row.decode("repeats"), lastRepeatedAt: try row.decode("last_repeated_at"))
         }
     }
 }

@@ -16,7 +16,9 @@ struct PublishCommand: ParsableCommand {
             files keep their mtime; files Herald published before and no longer publishes are removed.
 
             Safe from cron at any time: an advisory lock makes a second run exit 75 (or wait with \
-            --wait); every run is recorded (--history) and can be restored (--rollback RUN).
+            --wait); every run that changed something is recorded (--history; a run that changed nothing \
+            is counted on the run before it) and can be restored (--rollback RUN). --prune-history with \
+            --keep N or --before TIME deletes old runs and the stored contents only they needed.
 
             Example crontab line (every 5 minutes, silent unless something changed):
               */5 * * * * herald publish --out /srv/herald --quiet
@@ -37,9 +39,21 @@ struct PublishCommand: ParsableCommand {
     @Flag(help: "List recorded runs.") var history = false
     @Option(help: ArgumentHelp("Put DIR back exactly as this run left it.", valueName: "run")) var rollback: Int64?
     @Option(help: "With --history: at most this many runs (the newest).") var limit = 20
+    @Flag(name: .customLong("prune-history"), help: "Delete old recorded runs (with --keep and/or --before); never a folder's newest.")
+    var pruneHistory = false
+    @Option(help: ArgumentHelp("With --prune-history: keep this many newest runs.", valueName: "n")) var keep: Int?
+    @Option(help: ArgumentHelp("With --prune-history: delete runs started before this time.", valueName: "time")) var before: String?
     @OptionGroup var output: JSONFlag
 
     func validate() throws {
+        if pruneHistory {
+            guard keep != nil || before != nil else {
+                throw ArgumentParser.ValidationError("--prune-history needs --keep N and/or --before TIME (what to keep)")
+            }
+            if let keep, keep < 0 { throw ArgumentParser.ValidationError("--keep must be 0 or more") }
+            return
+        }
+        if keep != nil || before != nil { throw ArgumentParser.ValidationError("--keep and --before go with --prune-history") }
         if !history, out == nil { throw ArgumentParser.ValidationError("--out DIR is required (the folder to publish into)") }
         if app != nil, tenant == nil { throw ArgumentParser.ValidationError("--app needs --tenant") }
     }
@@ -49,6 +63,17 @@ struct PublishCommand: ParsableCommand {
             let database = try Environment.openDatabase()
             if history {
                 try printHistory(database)
+                return
+            }
+            if pruneHistory {
+                let before = try before.map { try flagTime($0, flag: "--before") }
+                let pruned = try PublishJob(database: database, out: URL(fileURLWithPath: "."), wait: wait)
+                    .pruneHistory(keepNewest: keep, before: before)
+                if output.json {
+                    try printJSON(["prunedRuns": pruned.runs, "prunedContents": pruned.contents])
+                } else {
+                    print("pruned \(pruned.runs) run(s) and \(pruned.contents) stored content(s) no kept run needs")
+                }
                 return
             }
             let outURL = URL(fileURLWithPath: out ?? ".")
@@ -107,6 +132,11 @@ struct PublishCommand: ParsableCommand {
                     + "\(result.outcome.removed.count) to remove; nothing was written")
         } else if rollback != nil {
             print("rolled back to run \(rollback ?? 0) as run \(result.runID ?? 0): \(counts)")
+            Console.current.writeError(
+                "herald: note: the next publish (cron's too) compiles the campaigns as they are now and puts the site forward "
+                    + "again; to keep this version, change the campaigns back (`herald export` of then, `apply -f`) or pause the cron\n")
+        } else if result.repeated {
+            print("nothing changed since run \(result.runID ?? 0): \(counts)")
         } else {
             print("published run \(result.runID ?? 0) (\(result.apps) app(s)): \(counts)")
         }
@@ -124,21 +154,27 @@ struct PublishCommand: ParsableCommand {
                 let rollbackOf: Int64?
                 let written, unchanged, removed: Int
                 let message: String?
+                /// Later publishes that found nothing to change, counted on this run.
+                let repeats: Int
+                let lastRepeatedAt: Date?
             }
             try printJSON(runs.map {
                 Run(
                     id: $0.id, startedAt: $0.startedAt, finishedAt: $0.finishedAt, actor: $0.actor, outDir: $0.outDir,
                     outcome: $0.outcome.description, scope: $0.scope.description, publishAt: $0.publishAt, rollbackOf: $0.rollbackOf,
-                    written: $0.filesWritten, unchanged: $0.filesUnchanged, removed: $0.filesRemoved, message: $0.message)
+                    written: $0.filesWritten, unchanged: $0.filesUnchanged, removed: $0.filesRemoved, message: $0.message,
+                    repeats: $0.repeats, lastRepeatedAt: $0.lastRepeatedAt)
             })
             return
         }
-        var table = TextTable("RUN", "STARTED", "OUTCOME", "WRITTEN", "UNCHANGED", "REMOVED", "SCOPE", "OUT")
+        var table = TextTable("RUN", "STARTED", "OUTCOME", "WRITTEN", "UNCHANGED", "REMOVED", "SCOPE", "OUT", "SINCE")
         for run in runs {
+            let since = run.lastRepeatedAt.map { "\(run.repeats) run(s) with no change, last \(formatTimestamp($0))" } ?? ""
             table.append(
                 String(run.id), formatTimestamp(run.startedAt),
                 run.outcome.description + (run.rollbackOf.map { " (to run \($0))" } ?? ""), String(run.filesWritten),
-                String(run.filesUnchanged), String(run.filesRemoved), run.scope == .site ? "all" : run.scope.description, run.outDir)
+                String(run.filesUnchanged), String(run.filesRemoved), run.scope == .site ? "all" : run.scope.description, run.outDir,
+                since)
         }
         printTable(table, emptyMessage: "no publish runs yet")
     }
