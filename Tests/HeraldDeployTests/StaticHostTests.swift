@@ -560,6 +560,94 @@ struct NotableClient {
         }
     }
 
+    /// deploy/herald-sync-s3 against a stand-in for the aws CLI that keeps a bucket in a folder
+    /// (each write a temp file renamed into place, so an object's time is when it appeared, as
+    /// S3's Last-Modified): only changed files are uploaded, removed ones deleted, unchanged
+    /// objects untouched, and each uploaded object is copied onto itself after it is visible.
+    @Test func theS3RecipeUploadsOnlyWhatChangedAndStampsItAfterwards() throws {
+        guard locateProgram("rsync", override: "HERALD_TEST_RSYNC", usual: "/usr/bin/rsync") != nil else {
+            throw DeployTestError("rsync is not installed: apt-get install -y rsync (.ci/run does)")
+        }
+        try withTemporaryDirectory { directory in
+            let bin = directory.appendingPathComponent("bin")
+            let bucket = directory.appendingPathComponent("buckets")
+            let log = directory.appendingPathComponent("aws.log")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let fake = """
+                #!/bin/sh
+                # A stand-in for the aws CLI: s3 cp, s3 rm and s3api copy-object on folders under $FAKE_S3.
+                set -eu
+                echo "$*" >> "$FAKE_S3_LOG"
+                put() { mkdir -p "$(dirname "$2")"; cp "$1" "$2.part"; mv "$2.part" "$2"; }
+                case "$1 $2" in
+                    "s3 cp") put "$3" "$FAKE_S3/${4#s3://}" ;;
+                    "s3 rm") rm "$FAKE_S3/${3#s3://}" ;;
+                    "s3api copy-object")
+                        shift 2
+                        while [ "$#" -gt 0 ]; do
+                            case "$1" in --bucket) b=$2; shift ;; --key) k=$2; shift ;; --copy-source) from=$2; shift ;; esac
+                            shift
+                        done
+                        put "$FAKE_S3/$from" "$FAKE_S3/$b/$k" ;;
+                    *) echo "fake aws: unexpected $*" >&2; exit 2 ;;
+                esac
+
+                """
+            let aws = bin.appendingPathComponent("aws")
+            try Data(fake.utf8).write(to: aws)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: aws.path)
+
+            let site = directory.appendingPathComponent("site")
+            func write(_ path: String, _ text: String) throws {
+                let url = site.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            }
+            try write("acme/weather/en/control.json", "{}")
+            try write("acme/weather/en/notifications.plist", "<plist/>")
+            try write("acme/weather/de/control.json", "{}")
+            try write(".herald-manifest", "private")
+            let environment = ProcessInfo.processInfo.environment
+            func sync() throws -> [String] {
+                try? FileManager.default.removeItem(at: log)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = [DeployFiles.repositoryRoot.appendingPathComponent("deploy/herald-sync-s3").path, site.path, "s3://herald-site/prod"]
+                process.environment = environment.merging(
+                    ["PATH": bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin"), "FAKE_S3": bucket.path, "FAKE_S3_LOG": log.path,
+                     "HERALD_SYNC_SETTLE": "1"]) { $1 }
+                try process.run()
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                return ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
+            func object(_ path: String) -> URL { bucket.appendingPathComponent("herald-site/prod/" + path) }
+            func modified(_ path: String) throws -> Date {
+                try #require(try FileManager.default.attributesOfItem(atPath: object(path).path)[.modificationDate] as? Date)
+            }
+
+            let first = try sync()
+            #expect(first.filter { $0.hasPrefix("s3 cp") }.count == 3 && first.filter { $0.hasPrefix("s3api copy-object") }.count == 3, "\(first)")
+            #expect(first.contains { $0.contains("notifications.plist") && $0.contains("--content-type application/xml") && $0.contains("--cache-control no-cache") })
+            #expect(!FileManager.default.fileExists(atPath: object(".herald-manifest").path))
+            #expect(try sync().isEmpty, "nothing changed: nothing uploaded")
+
+            let unchanged = try modified("acme/weather/en/notifications.plist")
+            try write("acme/weather/en/control.json", "[]")  // same size, new content
+            try FileManager.default.removeItem(at: site.appendingPathComponent("acme/weather/de/control.json"))
+            let before = Date()
+            let second = try sync()
+            #expect(second.count == 3, "\(second)")
+            #expect(second.first?.hasPrefix("s3 cp") == true && second.first?.contains("en/control.json") == true)
+            #expect(second.contains("s3 rm s3://herald-site/prod/acme/weather/de/control.json --only-show-errors"))
+            #expect(second.last?.hasPrefix("s3api copy-object --bucket herald-site --key prod/acme/weather/en/control.json") == true)
+            #expect(try String(contentsOf: object("acme/weather/en/control.json"), encoding: .utf8) == "[]")
+            #expect(!FileManager.default.fileExists(atPath: object("acme/weather/de/control.json").path))
+            #expect(try modified("acme/weather/en/notifications.plist") == unchanged)
+            #expect(try modified("acme/weather/en/control.json").timeIntervalSince(before) >= 1, "stamped after the settle time")
+        }
+    }
+
     @Test func theTestConfigIsTheShippedServerBlock() throws {
         let block = try NginxUnderTest.serverBlock(port: 8123, root: URL(fileURLWithPath: "/tmp/site"))
         #expect(NginxConfig.directives("listen", in: block) == ["127.0.0.1:8123"])
