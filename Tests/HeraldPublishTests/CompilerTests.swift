@@ -191,9 +191,9 @@ import Testing
         let never = try warnings([banner("a", [(.all, "lastDisplayMinimumSeconds=801964800")])])
         #expect(
             never == [
-                "t/app/a: all.lastDisplayMinimumSeconds=801964800 (25.4 years) is never met: Notable measures a banner never shown from "
-                    + "its reference date, 2001-01-01, which is 801964800 s ago, and a banner shown before from its last display, so no "
-                    + "device shows this banner"
+                "t/app/a: all.lastDisplayMinimumSeconds=801964800 (25.4 years) is met nowhere: Notable measures a banner never shown "
+                    + "from its reference date, 2001-01-01, which is 801964800 s ago, and a banner shown before from its last display, so "
+                    + "no device shows this banner (before 2026-06-01T00:00:01Z, when banners never shown start to meet it)"
             ])
         let versions = try warnings([banner("a", [(.all, "appVersionLessThan=2.10b1")])])
         #expect(versions == ["t/app/a: all.appVersionLessThan=2.10b1: devices order it above 2.10 and above 2.10.1 (numeric search compares \"b\" by character code), not below 2.10 as a pre-release"])

@@ -139,10 +139,12 @@ enum Lint {
                         + "least 1): the whole `any` group always holds, whatever its other conditions say")
             case (.lastDisplayMinimumSeconds, .integer(let seconds), let group) where seconds >= sinceReference:
                 let years = String(format: "%.1f", Double(seconds) / (365.25 * 86_400))
-                let effect = group == .all ? "so no device shows this banner" : "so this condition never holds"
+                let effect = group == .all ? "so no device shows this banner" : "so this condition holds on no device"
+                let from = Timestamp.format(DevicePreview.referenceDate.addingTimeInterval(Double(seconds) + 1))
                 warnings.append(
-                    "\(name) (\(years) years) is never met: Notable measures a banner never shown from its reference date, "
-                        + "2001-01-01, which is \(sinceReference) s ago, and a banner shown before from its last display, \(effect)")
+                    "\(name) (\(years) years) is met nowhere: Notable measures a banner never shown from its reference date, "
+                        + "2001-01-01, which is \(sinceReference) s ago, and a banner shown before from its last display, \(effect) "
+                        + "(before \(from), when banners never shown start to meet it)")
             default:
                 break
             }
