@@ -1,5 +1,5 @@
 # The herald CLI in a small image, for docker-compose.yml's publisher (its `command` runs
-# `herald migrate`, then `herald publish` in a loop; no ENTRYPOINT, so any herald command
+# `herald migrate`, then `herald publish` and `herald-sync` in a loop; no ENTRYPOINT, so any herald command
 # works: `docker compose run --rm publisher herald campaign list --tenant acme`).
 
 # --- build -----------------------------------------------------------------------------------
@@ -24,13 +24,16 @@ RUN swift build -c release --product herald --static-swift-stdlib \
 # --- run -------------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libssl3 libstdc++6 ca-certificates tzdata \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libpq5 libssl3 libstdc++6 ca-certificates tzdata rsync \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /srv/site --shell /usr/sbin/nologin herald \
-    && install -d -o herald -g herald -m 0755 /srv/site
+    && install -d -o herald -g herald -m 0755 /srv/site /srv/herald
 COPY --from=build /out/herald /usr/local/bin/herald
-# A fresh named volume mounted at /srv/site takes this directory's owner, so herald can
-# write there; the files it publishes are 0644, readable by nginx.
+# Publishes reach the served folder through herald-sync (deploy/herald-sync: changed files
+# stamped after they are in place, so Notable's If-Modified-Since never keeps a device stale).
+COPY deploy/herald-sync /usr/local/bin/herald-sync
+# Fresh named volumes mounted at /srv/herald and /srv/site take these directories' owner, so
+# herald can write there; the files it publishes are 0644, readable by nginx.
 USER herald
 WORKDIR /srv/site
 CMD ["herald", "--help"]

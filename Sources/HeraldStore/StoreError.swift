@@ -73,11 +73,13 @@ extension StoreError {
         "campaigns_schedule_order": "a campaign must end after it starts",
         "alert_message_keys_pkey":
             "that message key was already used in this app (devices remember message keys forever)",
+        "alert_message_keys_case_insensitive_key":
+            "this app already used a message key that differs from that one only in case; iNotify sorts keys case-insensitively, "
+            + "so the two would have no defined order on devices: choose another key",
         "campaign_conditions_kind_type": "this kind of campaign cannot take that condition",
         "banner_contents_entry_view_fkey":
             "a banner's entry must name one of its views (otherwise the client never shows it)",
         "banner_views_one_source": "a banner view needs exactly one of file= or html=",
-        "alert_contents_button_needs_url": "an action button needs an action URL",
     ]
 
     /// Rules no table constraint can state, which the migrations' trigger functions raise under

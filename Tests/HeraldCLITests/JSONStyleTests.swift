@@ -58,7 +58,7 @@ import Testing
                     (["audit", "--json"], nil),
                     (["publish", "--out", site, "--json"], nil),
                     (["publish", "--history", "--json"], nil),
-                    (["preview", "--app", "weather", "--locale", "de", "--app-version", "2.3.1", "--os-version", "17.4", "--json"], nil),
+                    (["preview", "--locale", "de", "--app-version", "2.3.1", "--os-version", "17.4", "--json"], nil),
                     (["events", "ingest", "-", "--json"], EventsCommandTests.events(12)),
                     (["report", "campaigns", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], nil),
                     (["report", "daily", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], nil),

@@ -262,12 +262,76 @@ import Testing
             let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "globex"])
             try herald.succeed(["apply", "-f", "-"], stdin: CampaignFiles.twoCampaigns)
             let base = ["preview", "--app", "news", "--os-version", "17"]
-            let badVersion = try herald.run(base + ["--locale", "en", "--app-version", "2.x"])
-            #expect(badVersion.status == 65 && badVersion.stderr.contains("\"2.x\""))
+            let badVersion = try herald.run(base + ["--locale", "en", "--app-version", " 2.0"])
+            #expect(badVersion.status == 65 && badVersion.stderr.contains("\" 2.0\""))
+            let noLaunch = try herald.run(base + ["--locale", "en", "--app-version", "2.0", "--launches-since", "promo=0"])
+            #expect(noLaunch.status == 65 && noLaunch.stderr.contains("counts the current launch before it checks, so the count is at least 1"))
+            let badScheme = try herald.run(base + ["--locale", "en", "--app-version", "2.0", "--can-open", "https,1x"])
+            #expect(badScheme.status == 65 && badScheme.stderr.contains("\"1x\" is not a URL scheme"))
             let otherLocale = try herald.run(base + ["--locale", "de", "--app-version", "2.0"])
             #expect(otherLocale.status == 65 && otherLocale.stderr.contains("does not publish locale de"))
             let badCount = try herald.run(base + ["--locale", "en", "--app-version", "2.0", "--launches-since", "promo"])
             #expect(badCount.status == 65 && badCount.stderr.contains("ID=VALUE"))
+        }
+    }
+
+    /// The example site as devices meet it: pre-release versions, the current launch counted,
+    /// iNotify's gates and ActionURL check, and a German alert that keeps its English link.
+    @Test func previewAnswersWhyDidntISeeIt() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
+                let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("examples/campaigns.yaml")
+                try herald.succeed(["apply", "-f", example.path])
+                let out = root.appendingPathComponent("site").path
+                let published = try herald.succeed(["publish", "--out", out, "--at", "2026-06-01T00:00:00Z"])
+                #expect(published.stderr.contains("acme/weather/welcome [de, en, pt-BR]: ActionURL weather://tour has a custom scheme"), "\(published)")
+                #expect(published.stderr.contains("acme/weather/welcome [de, pt-BR]: translated alerts show the en action button \"Take the tour\""))
+                let german = try String(contentsOfFile: out + "/acme/weather/de/notifications.plist", encoding: .utf8)
+                #expect(german.contains("<string>weather://tour</string>") && german.contains("<string>Take the tour</string>"))
+
+                func preview(_ extra: [String]) throws -> [String: Any] {
+                    let result = try herald.succeed(
+                        ["preview", "--app", "weather", "--locale", "de", "--os-version", "17.4", "--at", "2026-06-01T00:00:00Z", "--out", out, "--json"]
+                            + extra)
+                    return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                }
+                func reasons(_ result: [String: Any]) -> [String: String] {
+                    Dictionary(uniqueKeysWithValues: (result["notShown"] as? [[String: String]] ?? []).map { ($0["campaign"] ?? "", $0["reason"] ?? "") })
+                }
+                // Off Wi-Fi on the first launch with the banner: the counter is 1, not 5+.
+                let first = try preview(["--app-version", "2.3.9", "--no-wifi"])
+                #expect(first["eligibleBanners"] as? [String] == [])
+                #expect(reasons(first)["spring-sale"]?.contains("lastDisplayMinimumLaunches: 1 launch since last shown (this one included), needs more than 5") == true)
+                #expect(try preview(["--app-version", "2.3.9", "--no-wifi", "--launches-since", "spring-sale=6"])["eligibleBanners"] as? [String] == ["spring-sale"])
+                // A pre-release build of 2.4.0 is not below 2.4.0 on the device.
+                #expect(reasons(try preview(["--app-version", "2.4.0b1"]))["spring-sale"] == "all.appVersionLessThan: build 2.4.0b1 is not below 2.4.0")
+                // The German alert opens weather://tour: without the app, nothing at all.
+                let noApp = try preview(["--app-version", "3.0"])
+                #expect(noApp["nextAlert"] is NSNull)
+                #expect((noApp["alertBlocked"] as? String)?.hasPrefix("the next alert would be 2026/05/01, but its ActionURL weather://tour can't be opened") == true)
+                let withApp = try preview(["--app-version", "3.0", "--can-open", "https,weather"])
+                #expect(withApp["nextAlert"] as? String == "2026/05/01" && withApp["alertBlocked"] is NSNull)
+                // 3.9.9-beta is above MaxVersion 3.9.9.
+                #expect(reasons(try preview(["--app-version", "3.9.9-beta", "--can-open", "weather"]))["welcome"] == "app version 3.9.9-beta is above MaxVersion 3.9.9")
+                // iNotify's own gates.
+                let gates: [([String], String)] = [
+                    (["--first-launch"], "it is the app's first launch, which iNotify only records"),
+                    (["--last-checked", "2026-05-31T20:00:00Z"], "it last checked at 2026-05-31T20:00:00Z, less than 12 hours ago"),
+                    (["--reminded", "2026-05-31T12:00:00Z"], "\"Remind Me Later\" was chosen at 2026-05-31T12:00:00Z, less than a day ago"),
+                ]
+                for (flags, words) in gates {
+                    let gated = try preview(["--app-version", "3.0", "--can-open", "weather"] + flags)
+                    #expect(gated["nextAlert"] is NSNull)
+                    #expect((gated["alertBlocked"] as? String)?.contains(words) == true, "\(flags)")
+                }
+                let people = try herald.succeed(["preview", "--app", "weather", "--locale", "de", "--app-version", "3.0", "--os-version", "17", "--out", out, "--first-launch"])
+                #expect(people.stdout.contains("(no alert on this launch: it is the app's first launch, which iNotify only records)"))
+                let help = try herald.succeed(["preview", "--help"]).stdout
+                #expect(help.contains("counting the current launch") && help.contains("(default 1)"))
+                #expect(help.contains("--can-open") && help.contains("--first-launch") && help.contains("--last-checked") && help.contains("--reminded"))
+            }
         }
     }
 }

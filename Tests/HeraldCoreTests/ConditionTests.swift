@@ -45,7 +45,7 @@ import Testing
         #expect(try Condition.parse(group: .any, assignment: "onWifi=false", kind: .banner).value == .bool(false))
         #expect(try Condition.parse(group: .all, assignment: "lastDisplayMinimumLaunches=5", kind: .banner).value == .integer(5))
         #expect(try Condition.parse(group: .all, assignment: "flagNotSet=a=b", kind: .banner).value == .string("a=b"))
-        for bad in ["onWifi=yes", "lastDisplayMinimumSeconds=-1", "lastDisplayMinimumSeconds=1.5", "flagNotSet=", "appVersionLessThan=2.4b", "noequals"] {
+        for bad in ["onWifi=yes", "lastDisplayMinimumSeconds=-1", "lastDisplayMinimumSeconds=1.5", "flagNotSet=", "appVersionLessThan= 2.4", "appVersionLessThan=2.4é", "noequals"] {
             #expect(throws: ValidationError.self, "\(bad)") { try Condition.parse(group: .all, assignment: bad, kind: .banner) }
         }
         let version = try Condition.parse(group: .all, assignment: "appVersionLessThan=2.4.0", kind: .banner).value

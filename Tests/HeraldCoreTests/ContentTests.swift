@@ -82,4 +82,50 @@ import Testing
         foreign.locales = [try LocaleTag("fr")]
         #expect(PublishReadiness.problems(campaign: foreign, app: try app(), now: now).contains { $0.contains("fr") })
     }
+
+    /// A URL is not a language: a translation without its own ActionURL takes its fallback's;
+    /// the button label falls back the same way.
+    @Test func translationsInheritTheActionURLAndFallBackForTheButton() throws {
+        let (en, de, pt, ptBR) = (try LocaleTag("en"), try LocaleTag("de"), try LocaleTag("pt"), try LocaleTag("pt-BR"))
+        let tour = try LinkURL("weather://tour")
+        let content: [LocaleTag: CampaignContent] = [
+            en: .alert(AlertContent(title: "Welcome", message: "Hi", actionURL: tour, actionButton: "Take the tour")),
+            de: .alert(AlertContent(title: "Willkommen", message: "Hallo")),
+            pt: .alert(AlertContent(title: "Bem-vindo", message: "Olá", actionButton: "Fazer o tour")),
+        ]
+        let german = try #require(ResolvedAlert.resolve(content, for: de, defaultLocale: en))
+        #expect(german.alert == AlertContent(title: "Willkommen", message: "Hallo", actionURL: tour, actionButton: "Take the tour"))
+        #expect(german.contentLocale == de && german.actionURLLocale == en && german.actionButtonLocale == en)
+        let brazil = try #require(ResolvedAlert.resolve(content, for: ptBR, defaultLocale: en))
+        #expect(brazil.alert == AlertContent(title: "Bem-vindo", message: "Olá", actionURL: tour, actionButton: "Fazer o tour"))
+        #expect(brazil.contentLocale == pt && brazil.actionButtonLocale == pt)
+        // Without any URL there is no button at all (iNotify would ignore it).
+        let plain: [LocaleTag: CampaignContent] = [en: .alert(AlertContent(title: "a", message: "b"))]
+        #expect(ResolvedAlert.resolve(plain, for: de, defaultLocale: en)?.alert == AlertContent(title: "a", message: "b"))
+    }
+
+    @Test func aButtonNeedsAURLThatReachesIt() throws {
+        let (en, de) = (try LocaleTag("en"), try LocaleTag("de"))
+        var alert = CampaignSpec(
+            key: try Slug("welcome"), kind: .alert, name: "Welcome",
+            content: [
+                en: .alert(AlertContent(title: "Welcome", message: "Hi", actionURL: try LinkURL("weather://tour"))),
+                de: .alert(AlertContent(title: "Willkommen", message: "Hallo", actionButton: "Zur Tour")),
+            ])
+        #expect(alert.problems().isEmpty && alert.problems(defaultLocale: en).isEmpty)
+        alert.content[en] = .alert(AlertContent(title: "Welcome", message: "Hi"))
+        let problems = alert.problems(defaultLocale: en).map(\.message)
+        #expect(problems == ["content de: an action button needs an action URL, in de or the default locale en (the client ignores the button otherwise)"])
+    }
+
+    @Test func messageKeysThatDifferOnlyInCaseAreRefusedPerApp() throws {
+        var app = try app()
+        func alert(_ key: String, _ messageKey: String) throws -> CampaignSpec {
+            CampaignSpec(key: try Slug(key), kind: .alert, name: key, messageKey: try MessageKey(messageKey))
+        }
+        app.campaigns = [try alert("a", "promoA"), try alert("b", "PROMOA"), try alert("c", "promoB")]
+        let problems = app.problems().map(\.message)
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("promoA (campaign a) and PROMOA (campaign b) differ only in case") == true)
+    }
 }

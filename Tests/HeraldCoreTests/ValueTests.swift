@@ -105,18 +105,45 @@ import Testing
         #expect(try Version("2.10") > Version("2.9"))
         #expect(try Version("2.4") < Version("2.4.0"))
         #expect(try Version("1.0") > Version("1"))
-        #expect(try Version("10.0.1") > Version("9.99.99"))
+        #expect(try Version("10.0") > Version("9.3.1"))
         #expect(try Version("3.2.1") == Version("3.2.1"))
         #expect(try Version("1." + String(repeating: "9", count: 18)) > Version("1.2"))
+        // Pre-releases as the devices order them: after the release, not before it.
+        #expect(try !(Version("2.10b1") < Version("2.10")))
+        #expect(try Version("2.9.9-beta") > Version("2.9.9"))
+        #expect(try Version("2.9.9-beta") < Version("2.9.9.1"))  // a dash sorts before a dot
+        #expect(try Version("2.10.1") < Version("2.10b1"))  // a dot sorts before a letter
+        // Leading zeros do not count; a run of digits wraps at 2^64 as Foundation's does.
+        #expect(NumericSearch.compare("2.04", "2.4") == 0)
+        #expect(NumericSearch.compare("18446744073709551616", "0") == 0)
+        #expect(NumericSearch.compare("99999999999999999999", "1") == 1)
     }
 
-    @Test(arguments: ["", "2.x", "2..4", ".1", "1.", "1.02", "v1", "1 .2", "1,2", "-1", "1." + String(repeating: "9", count: 19)])
+    @Test(arguments: ["2.10b1", "2.9.9-beta", "10.0 (1234)", "v1", "2.x", "1.02", "1." + String(repeating: "9", count: 30), "..", "0"])
+    func acceptsWhatDevicesRun(_ raw: String) throws {
+        #expect(try Version(raw).rawValue == raw)
+    }
+
+    @Test(arguments: ["", " 1.0", "1.0 ", "1.0\t", "2.0é", "1\n2", String(repeating: "1", count: 65)])
     func refuses(_ raw: String) {
         let error = #expect(throws: ValidationError.self) { try Version(raw) }
-        #expect(error?.message.contains("\"\(raw)\"") == true)
+        #expect(error?.message.contains("\(quote(raw))") == true)
     }
 
-    /// Herald's order is the device's: Foundation's numeric search on the same strings.
+    /// What lint says about versions whose order on devices surprises people.
+    @Test func surprisesAreNamed() throws {
+        #expect(try Version("2.4.0").surprises.isEmpty)
+        #expect(try Version("10.0.1").isPlain)
+        let beta = try Version("2.10b1").surprises
+        #expect(beta == ["2.10b1: devices order it above 2.10 and above 2.10.1 (numeric search compares \"b\" by character code), not below 2.10 as a pre-release"])
+        let dash = try Version("2.9.9-beta").surprises
+        #expect(dash == ["2.9.9-beta: devices order it above 2.9.9 and below 2.9.9.1 (numeric search compares \"-\" by character code), not below 2.9.9 as a pre-release"])
+        #expect(try Version("2.04").surprises.first?.contains("devices read 04 as 4") == true)
+        #expect(try Version("1." + String(repeating: "9", count: 20)).surprises.first?.contains("overflows") == true)
+    }
+
+    /// Herald's order is the device's: Foundation's numeric search on the same strings,
+    /// for dotted digits…
     @Test func orderEqualsFoundationNumericSearch() async {
         await propertyCheck(count: 1000, input: versions, versions) { a, b in
             let foundation = a.compare(b, options: .numeric)
@@ -125,11 +152,26 @@ import Testing
         }
     }
 
-    /// The from-scratch comparison used to emulate devices agrees with Foundation on any mix.
-    @Test func numericSearchEqualsFoundationOnMixedStrings() async {
-        let mixed = strings(from: "0123456789.0aBz-", length: 0...10)
-        await propertyCheck(count: 2000, input: mixed, mixed) { a, b in
+    /// …and for anything a device can run: letters, dashes, spaces, leading zeros and runs
+    /// of digits long enough to overflow Foundation's 64-bit counter.
+    @Test func numericSearchEqualsFoundationOnDeviceVersions() async {
+        await propertyCheck(count: 5000, input: deviceVersions, deviceVersions) { a, b in
             #expect(NumericSearch.compare(a, b) == a.compare(b, options: .numeric).rawValue, "\(a) vs \(b)")
+        }
+        // The same prefix with different tails, where the interesting cases are.
+        await propertyCheck(count: 3000, input: deviceVersions, deviceVersions, deviceVersions) { stem, x, y in
+            let (a, b) = (stem + x, stem + y)
+            #expect(NumericSearch.compare(a, b) == a.compare(b, options: .numeric).rawValue, "\(a) vs \(b)")
+        }
+    }
+
+    /// Every pair of printable ASCII characters compares as Foundation compares it.
+    @Test func everyPairOfCharacters() {
+        for x in 0x20...0x7E {
+            for y in 0x20...0x7E {
+                let (a, b) = (String(UnicodeScalar(UInt8(x))), String(UnicodeScalar(UInt8(y))))
+                #expect(NumericSearch.compare(a, b) == a.compare(b, options: .numeric).rawValue, "\(a) vs \(b)")
+            }
         }
     }
 }
@@ -210,9 +252,49 @@ import Testing
         #expect(MessageKey.defaultKey(for: may, taken: []).rawValue == "2026/05/01")
         #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01"]).rawValue == "2026/05/01-2")
         #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01", "2026/05/01-2"]).rawValue == "2026/05/01-3")
+        // The 10th of a day sorts after the 9th, not before the 2nd as -10 would.
+        let nine = Set(["2026/05/01"]).union((2...9).map { "2026/05/01-\($0)" })
+        #expect(MessageKey.defaultKey(for: may, taken: nine).rawValue == "2026/05/01-b10")
+        // Keys made the old way (-10, -11) stay; the next one sorts after all of them.
+        #expect(MessageKey.defaultKey(for: may, taken: nine.union(["2026/05/01-10", "2026/05/01-11"])).rawValue == "2026/05/01-b10")
+        #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01", "2026/05/01-b99"]).rawValue == "2026/05/01-c100")
+        // A key chosen by hand for that day, in any case, is followed too.
+        #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01-B5"]).rawValue == "2026/05/01-b50")  // -6 would sort before -B5
+        #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/01-z"]).rawValue == "2026/05/01-z-2")
+        // Other days do not matter.
+        #expect(MessageKey.defaultKey(for: may, taken: ["2026/05/02", "2026/04/30-3"]).rawValue == "2026/05/01")
         #expect(throws: ValidationError.self) { try MessageKey("/leading") }
         #expect(throws: ValidationError.self) { try MessageKey("has space") }
         #expect(try MessageKey("promo:spring/2026_v1.2-a").rawValue == "promo:spring/2026_v1.2-a")
+    }
+
+    /// However many alerts a day gets, each default key sorts after every earlier one in
+    /// iNotify's order (Foundation's caseInsensitiveCompare), so the newest is shown first.
+    @Test func defaultKeysSortInCreationOrderForever() throws {
+        let day = Date(timeIntervalSince1970: 1_777_593_600)
+        var taken: Set<String> = []
+        var previous: String?
+        for _ in 1...1_200 {
+            let key = MessageKey.defaultKey(for: day, taken: taken).rawValue
+            #expect(!taken.contains(key))
+            if let previous {
+                #expect(key.caseInsensitiveCompare(previous) == .orderedDescending, "\(key) after \(previous)")
+                #expect(MessageKey.order(key, previous) == 1)
+                #expect(NumericSearch.compare(key, previous) == 1, "read as numbers too")
+            }
+            _ = try MessageKey(key)
+            taken.insert(key)
+            previous = key
+        }
+        #expect(previous == "2026/05/01-d1200")
+    }
+
+    /// MessageKey's order is iNotify's: `caseInsensitiveCompare:` on the device.
+    @Test func messageKeyOrderEqualsFoundation() async {
+        let keys = strings(from: "aZb09/_.:-B", length: 1...8)
+        await propertyCheck(count: 3000, input: keys, keys) { a, b in
+            #expect(MessageKey.order(a, b) == a.caseInsensitiveCompare(b).rawValue, "\(a) vs \(b)")
+        }
     }
 
     @Test func jsonTextRoundTrips() {

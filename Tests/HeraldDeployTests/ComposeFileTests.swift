@@ -266,7 +266,7 @@ enum ShellScript {
         #expect(compose.volumeNames.contains(mount.source), "volume \(mount.source) is not declared under top-level volumes")
     }
 
-    @Test func publisherBuildsWaitsForAHealthyDatabaseAndPublishesIntoTheSiteVolume() throws {
+    @Test func publisherBuildsWaitsForAHealthyDatabaseAndSyncsIntoTheSiteVolume() throws {
         let compose = try ComposeFile()
         let publisher = try compose.service("publisher")
         #expect(publisher["build"] != nil, "publisher is not built from the Dockerfile")
@@ -285,10 +285,22 @@ enum ShellScript {
         let publish = try #require(commands.first { $0.count >= 2 && $0[1] == "publish" }, "no `herald publish` in \(commands)")
         let out = try #require(ShellScript.option("--out", in: publish), "`herald publish` without --out")
 
-        let site = try #require(try compose.mounts("publisher").first { $0.source == "site" }, "publisher does not mount the site volume")
+        // Herald publishes into a volume of its own; herald-sync brings what changed into the
+        // served `site` volume and stamps it once in place (deploy/herald-sync says why).
+        let mounts = try compose.mounts("publisher")
+        let site = try #require(mounts.first { $0.source == "site" }, "publisher does not mount the site volume")
         #expect(site.isNamedVolume && compose.volumeNames.contains("site"))
         #expect(!site.readOnly)
-        #expect(standardized(out) == standardized(site.target), "publishes into \(out), but the site volume is at \(site.target)")
+        let output = try #require(mounts.first { standardized($0.target) == standardized(out) }, "publish --out \(out) is no volume")
+        #expect(output.isNamedVolume && compose.volumeNames.contains(output.source) && output.source != "site")
+        #expect(try !compose.mounts("static").contains { $0.source == output.source }, "nginx must not serve Herald's own folder")
+        let words = try ShellScript.words(ComposeFile.shellText(publisher["command"]))
+        let sync = try #require(words.firstIndex(of: "herald-sync"), "no herald-sync in the publisher's command")
+        #expect(words.count > sync + 2)
+        #expect(standardized(words[sync + 1]) == standardized(out) && standardized(words[sync + 2]) == standardized(site.target))
+        let dockerfile = try DeployFiles.text(DeployFiles.repositoryRoot.appendingPathComponent("Dockerfile"))
+        #expect(dockerfile.contains("COPY deploy/herald-sync /usr/local/bin/herald-sync"))
+        #expect(dockerfile.contains(" rsync"), "the image needs rsync for herald-sync")
     }
 
     @Test func staticServesTheSiteVolumeWhereNginxConfRootPoints() throws {

@@ -263,6 +263,47 @@ final class NginxUnderTest {
     }
 }
 
+/// A device's Notable, revalidating exactly as PMNotableDownloader.m does: HEAD with
+/// If-Modified-Since set to its own last download time (in its "EEE, dd MMM yyyy HH:mm:ss GMT"
+/// form; no header before the first download, never If-None-Match); on 200 a plain GET, whose
+/// body it keeps and whose completion time becomes its last download time; on 304 its cached
+/// copy; on anything else nothing.
+struct NotableClient {
+    let path: String
+    var lastDownload: Date?
+    var cached: Data?
+    var downloads = 0
+
+    init(_ path: String) { self.path = path }
+
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss"
+        formatter.locale = Locale(identifier: "en_US")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        return formatter.string(from: date) + " GMT"
+    }
+
+    /// One launch: the control file the device then reads (nil: none).
+    mutating func launch(_ nginx: NginxUnderTest) throws -> Data? {
+        let headers = lastDownload.map { ["If-Modified-Since": Self.httpDate($0)] } ?? [:]
+        let head = try nginx.request(path, method: "HEAD", headers: headers)
+        switch head.status {
+        case 200:
+            let get = try nginx.request(path)
+            guard get.status == 200 else { return cached }
+            cached = get.body
+            lastDownload = Date()
+            downloads += 1
+            return cached
+        case 304:
+            return cached
+        default:
+            return nil
+        }
+    }
+}
+
 @Suite struct StaticHostTests {
     /// The site's files, path → bytes, hidden files (the manifest, temp files) apart.
     func publishedFiles(_ site: URL) throws -> [String: Data] {
@@ -309,35 +350,40 @@ final class NginxUnderTest {
         return summary["written"] as? [String] ?? []
     }
 
+    /// A tenant, an app, a banner with an inline view, an alert and a story, all active.
+    func seed(_ herald: HeraldCLI) throws {
+        try herald.succeed(["tenant", "create", "acme", "--name", "Acme Corp"])
+        try herald.succeed([
+            "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather", "--default-locale", "en",
+            "--locales", "en,de", "--base-url", "https://static.example.com/acme/weather",
+        ])
+        try herald.succeed([
+            "campaign", "create", "spring-sale", "--app", "weather", "--kind", "banner", "--name", "Spring sale",
+            "--view", "id=banner,file=https://cdn.example.com/spring.html,height=88,origin=top",
+            "--view", "id=fullscreen,html=<h1>Spring sale</h1>", "--entry", "banner",
+            "--all", "appVersionLessThan=2.4.0", "--starts", "2026-01-01",
+        ])
+        try herald.succeed([
+            "campaign", "create", "welcome", "--app", "weather", "--kind", "alert", "--name", "Welcome",
+            "--title", "Welcome aboard", "--message", "Thanks for installing", "--starts", "2026-01-01",
+        ])
+        try herald.succeed([
+            "campaign", "create", "tour", "--app", "weather", "--kind", "story", "--name", "Tour",
+            "--push-text", "See what's new", "--page", "image=https://cdn.example.com/1.jpg,duration=5,title=Radar",
+            "--starts", "2026-01-01",
+        ])
+        for campaign in ["spring-sale", "welcome", "tour"] {
+            try herald.succeed(["campaign", "activate", campaign, "--app", "weather"])
+        }
+    }
+
     @Test func nginxServesThePublishedSiteAndRevalidatesLikeTheClients() throws {
         // Fails, rather than skips, without nginx: CI installs it.
         _ = try NginxUnderTest.binary()
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { directory in
                 let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
-                try herald.succeed(["tenant", "create", "acme", "--name", "Acme Corp"])
-                try herald.succeed([
-                    "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather", "--default-locale", "en",
-                    "--locales", "en,de", "--base-url", "https://static.example.com/acme/weather",
-                ])
-                try herald.succeed([
-                    "campaign", "create", "spring-sale", "--app", "weather", "--kind", "banner", "--name", "Spring sale",
-                    "--view", "id=banner,file=https://cdn.example.com/spring.html,height=88,origin=top",
-                    "--view", "id=fullscreen,html=<h1>Spring sale</h1>", "--entry", "banner",
-                    "--all", "appVersionLessThan=2.4.0", "--starts", "2026-01-01",
-                ])
-                try herald.succeed([
-                    "campaign", "create", "welcome", "--app", "weather", "--kind", "alert", "--name", "Welcome",
-                    "--title", "Welcome aboard", "--message", "Thanks for installing", "--starts", "2026-01-01",
-                ])
-                try herald.succeed([
-                    "campaign", "create", "tour", "--app", "weather", "--kind", "story", "--name", "Tour",
-                    "--push-text", "See what's new", "--page", "image=https://cdn.example.com/1.jpg,duration=5,title=Radar",
-                    "--starts", "2026-01-01",
-                ])
-                for campaign in ["spring-sale", "welcome", "tour"] {
-                    try herald.succeed(["campaign", "activate", campaign, "--app", "weather"])
-                }
+                try seed(herald)
 
                 let site = directory.appendingPathComponent("site")
                 let written = try publish(herald, site)
@@ -423,6 +469,185 @@ final class NginxUnderTest {
         }
     }
 
+    /// Issue #12: Notable revalidates with If-Modified-Since set to its own last download
+    /// time. A device that downloads the old file after Herald wrote the new one, but before the
+    /// sync brought it to the host, must get the new file once it is there: deploy/herald-sync
+    /// does that, `rsync -a` (kept here as the control) leaves the device stale. Unchanged
+    /// files keep their Last-Modified, so devices keep getting 304 for them.
+    @Test func notableRevalidationAcrossASync() throws {
+        _ = try NginxUnderTest.binary()
+        guard let rsync = locateProgram("rsync", override: "HERALD_TEST_RSYNC", usual: "/usr/bin/rsync") else {
+            throw DeployTestError("rsync is not installed, so the sync recipe cannot be tested: apt-get install -y rsync (.ci/run does)")
+        }
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let heraldSync = DeployFiles.repositoryRoot.appendingPathComponent("deploy/herald-sync").path
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { directory in
+                let herald = HeraldCLI(database: database, environment: ["HERALD_TENANT": "acme"])
+                try seed(herald)
+                let out = directory.appendingPathComponent("herald")  // Herald's own folder
+                let host = directory.appendingPathComponent("host")  // what nginx serves
+                let recipe = host.appendingPathComponent("recipe")
+                let old = host.appendingPathComponent("rsync-a")
+                for folder in [recipe, old] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+                func sync() throws {
+                    let synced = try runProgram(shell, [heraldSync, out.path, recipe.path], in: directory)
+                    #expect(synced.status == 0, "herald-sync: \(synced.stderr)")
+                    let copied = try runProgram(rsync, ["-a", "--delete", "--exclude", ".*", out.path + "/", old.path + "/"], in: directory)
+                    #expect(copied.status == 0, "rsync -a: \(copied.stderr)")
+                }
+                func publish() throws -> [String] {
+                    let result = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z", "--json"])
+                    let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                    return summary["written"] as? [String] ?? []
+                }
+                #expect(try publish().contains("acme/weather/en/control.json"))
+                try sync()
+                #expect(try FileManager.default.subpathsOfDirectory(atPath: recipe.path).allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") } })
+
+                let nginxDirectory = directory.appendingPathComponent("nginx")
+                try FileManager.default.createDirectory(at: nginxDirectory, withIntermediateDirectories: true)
+                let nginx = try NginxUnderTest(root: host, directory: nginxDirectory)
+                defer { nginx.stop() }
+
+                let control = "acme/weather/en/control.json"
+                let alerts = "acme/weather/en/notifications.plist"
+                let oldView = "https://cdn.example.com/spring.html"
+                let newView = "https://cdn.example.com/summer.html"
+                func has(_ data: Data?, _ text: String) -> Bool { String(decoding: data ?? Data(), as: UTF8.self).contains(text) }
+
+                // A device that has the site: one download, then 304 while nothing changes.
+                var current = NotableClient("recipe/" + control)
+                var currentAlerts = NotableClient("recipe/" + alerts)
+                #expect(has(try current.launch(nginx), oldView))
+                _ = try currentAlerts.launch(nginx)
+                Thread.sleep(forTimeInterval: 1.1)
+                #expect(has(try current.launch(nginx), oldView) && current.downloads == 1, "unchanged: 304, the cached copy")
+                let alertsModified = try nginx.request("recipe/" + alerts, method: "HEAD").headers["last-modified"]
+
+                // Herald writes the new banner; the host still has the old one.
+                try herald.succeed([
+                    "campaign", "update", "spring-sale", "--app", "weather",
+                    "--view", "id=banner,file=\(newView),height=88,origin=top", "--entry", "banner",
+                ])
+                #expect(try publish().contains(control))
+                Thread.sleep(forTimeInterval: 1.1)
+                // A new device downloads the old file in the window, after Herald's write.
+                var inTheWindow = NotableClient("recipe/" + control)
+                var inTheWindowOld = NotableClient("rsync-a/" + control)
+                #expect(has(try inTheWindow.launch(nginx), oldView))
+                #expect(has(try inTheWindowOld.launch(nginx), oldView))
+                Thread.sleep(forTimeInterval: 1.1)
+                try sync()
+
+                // Through herald-sync, every device gets the new banner once, then 304 again.
+                #expect(has(try inTheWindow.launch(nginx), newView), "the device that downloaded in the window stays stale")
+                #expect(has(try current.launch(nginx), newView))
+                #expect(inTheWindow.downloads == 2 && current.downloads == 2)
+                Thread.sleep(forTimeInterval: 1.1)
+                #expect(has(try inTheWindow.launch(nginx), newView) && inTheWindow.downloads == 2)
+                #expect(has(try current.launch(nginx), newView) && current.downloads == 2)
+                // The unchanged alerts kept their Last-Modified: still one download.
+                #expect(try nginx.request("recipe/" + alerts, method: "HEAD").headers["last-modified"] == alertsModified)
+                _ = try currentAlerts.launch(nginx)
+                #expect(currentAlerts.downloads == 1)
+
+                // The control: `rsync -a` kept Herald's write time, earlier than the device's
+                // download, so nginx answers 304 and the device keeps the old banner.
+                #expect(has(try inTheWindowOld.launch(nginx), oldView) && inTheWindowOld.downloads == 1)
+                #expect(!nginx.errorLog.contains("[crit]") && !nginx.errorLog.contains("[emerg]"), "\(nginx.errorLog)")
+            }
+        }
+    }
+
+    /// deploy/herald-sync-s3 against a stand-in for the aws CLI that keeps a bucket in a folder
+    /// (each write a temp file renamed into place, so an object's time is when it appeared, as
+    /// S3's Last-Modified): only changed files are uploaded, removed ones deleted, unchanged
+    /// objects untouched, and each uploaded object is copied onto itself after it is visible.
+    @Test func theS3RecipeUploadsOnlyWhatChangedAndStampsItAfterwards() throws {
+        guard locateProgram("rsync", override: "HERALD_TEST_RSYNC", usual: "/usr/bin/rsync") != nil else {
+            throw DeployTestError("rsync is not installed: apt-get install -y rsync (.ci/run does)")
+        }
+        try withTemporaryDirectory { directory in
+            let bin = directory.appendingPathComponent("bin")
+            let bucket = directory.appendingPathComponent("buckets")
+            let log = directory.appendingPathComponent("aws.log")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let fake = """
+                #!/bin/sh
+                # A stand-in for the aws CLI: s3 cp, s3 rm and s3api copy-object on folders under $FAKE_S3.
+                set -eu
+                echo "$*" >> "$FAKE_S3_LOG"
+                put() { mkdir -p "$(dirname "$2")"; cp "$1" "$2.part"; mv "$2.part" "$2"; }
+                case "$1 $2" in
+                    "s3 cp") put "$3" "$FAKE_S3/${4#s3://}" ;;
+                    "s3 rm") rm "$FAKE_S3/${3#s3://}" ;;
+                    "s3api copy-object")
+                        shift 2
+                        while [ "$#" -gt 0 ]; do
+                            case "$1" in --bucket) b=$2; shift ;; --key) k=$2; shift ;; --copy-source) from=$2; shift ;; esac
+                            shift
+                        done
+                        put "$FAKE_S3/$from" "$FAKE_S3/$b/$k" ;;
+                    *) echo "fake aws: unexpected $*" >&2; exit 2 ;;
+                esac
+
+                """
+            let aws = bin.appendingPathComponent("aws")
+            try Data(fake.utf8).write(to: aws)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: aws.path)
+
+            let site = directory.appendingPathComponent("site")
+            func write(_ path: String, _ text: String) throws {
+                let url = site.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            }
+            try write("acme/weather/en/control.json", "{}")
+            try write("acme/weather/en/notifications.plist", "<plist/>")
+            try write("acme/weather/de/control.json", "{}")
+            try write(".herald-manifest", "private")
+            let environment = ProcessInfo.processInfo.environment
+            func sync() throws -> [String] {
+                try? FileManager.default.removeItem(at: log)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = [DeployFiles.repositoryRoot.appendingPathComponent("deploy/herald-sync-s3").path, site.path, "s3://herald-site/prod"]
+                process.environment = environment.merging(
+                    ["PATH": bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin"), "FAKE_S3": bucket.path, "FAKE_S3_LOG": log.path,
+                     "HERALD_SYNC_SETTLE": "1"]) { $1 }
+                try process.run()
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                return ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
+            func object(_ path: String) -> URL { bucket.appendingPathComponent("herald-site/prod/" + path) }
+            func modified(_ path: String) throws -> Date {
+                try #require(try FileManager.default.attributesOfItem(atPath: object(path).path)[.modificationDate] as? Date)
+            }
+
+            let first = try sync()
+            #expect(first.filter { $0.hasPrefix("s3 cp") }.count == 3 && first.filter { $0.hasPrefix("s3api copy-object") }.count == 3, "\(first)")
+            #expect(first.contains { $0.contains("notifications.plist") && $0.contains("--content-type application/xml") && $0.contains("--cache-control no-cache") })
+            #expect(!FileManager.default.fileExists(atPath: object(".herald-manifest").path))
+            #expect(try sync().isEmpty, "nothing changed: nothing uploaded")
+
+            let unchanged = try modified("acme/weather/en/notifications.plist")
+            try write("acme/weather/en/control.json", "[]")  // same size, new content
+            try FileManager.default.removeItem(at: site.appendingPathComponent("acme/weather/de/control.json"))
+            let before = Date()
+            let second = try sync()
+            #expect(second.count == 3, "\(second)")
+            #expect(second.first?.hasPrefix("s3 cp") == true && second.first?.contains("en/control.json") == true)
+            #expect(second.contains("s3 rm s3://herald-site/prod/acme/weather/de/control.json --only-show-errors"))
+            #expect(second.last?.hasPrefix("s3api copy-object --bucket herald-site --key prod/acme/weather/en/control.json") == true)
+            #expect(try String(contentsOf: object("acme/weather/en/control.json"), encoding: .utf8) == "[]")
+            #expect(!FileManager.default.fileExists(atPath: object("acme/weather/de/control.json").path))
+            #expect(try modified("acme/weather/en/notifications.plist") == unchanged)
+            #expect(try modified("acme/weather/en/control.json").timeIntervalSince(before) >= 1, "stamped after the settle time")
+        }
+    }
+
     @Test func theTestConfigIsTheShippedServerBlock() throws {
         let block = try NginxUnderTest.serverBlock(port: 8123, root: URL(fileURLWithPath: "/tmp/site"))
         #expect(NginxConfig.directives("listen", in: block) == ["127.0.0.1:8123"])
@@ -435,5 +660,8 @@ final class NginxUnderTest {
         #expect(NginxConfig.directives("etag", in: shipped) == ["on"])
         #expect(NginxConfig.directives("application/xml", in: shipped) == ["plist"])
         #expect(NginxConfig.directives("application/json", in: shipped) == ["json"])
+        // Notable's If-Modified-Since is its own download time: 304 means "not modified since".
+        #expect(NginxConfig.directives("if_modified_since", in: shipped) == ["before"])
+        #expect(NginxConfig.directives("if_modified_since", in: block) == ["before"])
     }
 }

@@ -54,12 +54,15 @@ import Testing
         // pt-BR falls back to English content, but its inline view is served from its own folder.
         #expect(views["full"]?["file"] as? String == "https://static.example.com/acme/weather/pt-BR/views/sale/full.html")
 
-        for (locale, title, button) in [("en", "Tom & Jerry <\"quoted\"> 'single'", "Go"), ("de", "Hallo", nil), ("pt-BR", "Tom & Jerry <\"quoted\"> 'single'", "Go")] {
+        // The German translation has no ActionURL of its own: it keeps the English one (a URL
+        // is not a language) and shows the English button, which lint names.
+        for (locale, title, button) in [("en", "Tom & Jerry <\"quoted\"> 'single'", "Go"), ("de", "Hallo", "Go"), ("pt-BR", "Tom & Jerry <\"quoted\"> 'single'", "Go")] {
             let data = Data((files["acme/weather/\(locale)/notifications.plist"] ?? "").utf8)
             let plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: [String: String]])
             #expect(plist.keys.sorted() == ["2026/05/01"], "\(locale)")  // not the future, ended or paused ones
             #expect(plist["2026/05/01"]?["Title"] == title)
             #expect(plist["2026/05/01"]?["ActionButton"] == button)
+            #expect(plist["2026/05/01"]?["ActionURL"] == "weather://tour?x=1&y=2")
             #expect(plist["2026/05/01"]?["MinVersion"] == "1.0")
             #expect(plist["2026/05/01"]?["MaxVersion"] == "3.9.9")
         }
@@ -134,30 +137,113 @@ import Testing
         return SiteCompiler().compile([TenantSpec(slug: try Slug("t"), name: "T", apps: [app])], at: PublishFixture.at).warnings
     }
 
-    @Test func overlappingBannersAreNamed() throws {
+    @Test func overlappingBannersAreNamedInPairsWithWhatDevicesSee() throws {
         let overlap = try warnings([banner("a", [(.all, "appVersionLessThan=2.0")]), banner("b", [(.any, "onWifi=true")])])
-        #expect(overlap.count == 1)
-        #expect(overlap.first?.contains("[en]: banners a, b can be eligible") == true)
-        #expect(overlap.first?.contains("all.appVersionLessThan=2.0") == true)
+        #expect(
+            overlap == [
+                "t/app [en]: banners a and b can qualify on the same device (a: all.appVersionLessThan=2.0; b: any.onWifi=true): "
+                    + "such a device is shown one of them per launch, the first Notable meets in dictionary order, which differs between "
+                    + "devices; a device where only one qualifies is shown that one"
+            ])
         // Many overlapping banners: one warning naming the group, not one per pair.
         let many = try warnings((1...6).map { try banner("b\($0)", []) })
         #expect(many.count == 1)
-        #expect(many.first?.contains("b1, b2, b3, b4 and 2 more") == true)
+        #expect(many.first?.contains("banners b1, b2, b3, b4 and 2 more can qualify on the same device") == true)
         let exclusive = try warnings([banner("a", [(.all, "onWifi=true")]), banner("b", [(.all, "onWifi=false")])])
         #expect(exclusive.isEmpty)
+        // Exclusive through `any`: every way b qualifies is off Wi-Fi.
+        #expect(try warnings([banner("a", [(.all, "onWifi=true")]), banner("b", [(.any, "onWifi=false")])]).isEmpty)
+    }
+
+    /// 10. Priority: a banner is left out where a higher one qualifies on every device it does;
+    /// where Herald cannot prove that, lint says the priority is not honoured.
+    @Test func priorityLeavesOutDominatedBannersAndNamesTheRest() throws {
+        var high = try banner("high", [(.all, "appVersionLessThan=3.0")])
+        high.priority = 2
+        let low = try banner("low", [(.all, "appVersionLessThan=2.5"), (.all, "onWifi=true")])  // implies high's conditions
+        let site = SiteCompiler().compile([try tenant([high, low])], at: PublishFixture.at)
+        let control = String(decoding: site.files.first { $0.path.description == "t/app/en/control.json" }?.bytes ?? [], as: UTF8.self)
+        #expect(control.contains("\"high\"") && !control.contains("\"low\""))
+        #expect(
+            site.warnings.contains(
+                "t/app [en]: banner low (priority 0) is left out of control.json: every device that qualifies for it also qualifies for "
+                    + "high (priority 2), which those devices are shown instead, as priority says (Notable itself would pick one in "
+                    + "dictionary order)"))
+        #expect(site.warnings.contains("t/app/low is active but appears in no file: a banner of higher priority is published wherever it qualifies (see above)"))
+        // Not implied (low can qualify off the version bound): both stay, and lint says so.
+        let loose = try banner("low", [(.any, "onWifi=true"), (.any, "appVersionLessThan=9")])
+        let both = try warnings([high, loose])
+        #expect(both.count == 1)
+        #expect(both.first?.hasSuffix("high's higher priority (2 > 0) is not honoured there: Herald leaves low out only where every device that qualifies for it also qualifies for high") == true)
+        // Equal priorities: nothing is left out.
+        var equal = high
+        equal.priority = 0
+        #expect(try warnings([equal, low]).count == 1)
+    }
+
+    @Test func bannerConditionsThatMeanSomethingElseOnTheDevice() throws {
+        let zeroAll = try warnings([banner("a", [(.all, "lastDisplayMinimumLaunches=0")])])
+        #expect(zeroAll == ["t/app/a: all.lastDisplayMinimumLaunches=0 is always true on a device (Notable counts the current launch before it checks, so the count is at least 1): it restricts nothing"])
+        let zeroAny = try warnings([banner("a", [(.any, "lastDisplayMinimumLaunches=0"), (.any, "onWifi=true")])])
+        #expect(zeroAny.first?.hasSuffix("the whole `any` group always holds, whatever its other conditions say") == true)
+        // 2026-06-01 is 801,964,800 s after 2001-01-01.
+        #expect(try warnings([banner("a", [(.all, "lastDisplayMinimumSeconds=801964799")])]).isEmpty)
+        let never = try warnings([banner("a", [(.all, "lastDisplayMinimumSeconds=801964800")])])
+        #expect(
+            never == [
+                "t/app/a: all.lastDisplayMinimumSeconds=801964800 (25.4 years) is met nowhere: Notable measures a banner never shown "
+                    + "from its reference date, 2001-01-01, which is 801964800 s ago, and a banner shown before from its last display, so "
+                    + "no device shows this banner (before 2026-06-01T00:00:01Z, when banners never shown start to meet it)"
+            ])
+        let versions = try warnings([banner("a", [(.all, "appVersionLessThan=2.10b1")])])
+        #expect(versions == ["t/app/a: all.appVersionLessThan=2.10b1: devices order it above 2.10 and above 2.10.1 (numeric search compares \"b\" by character code), not below 2.10 as a pre-release"])
+    }
+
+    func tenant(_ campaigns: [CampaignSpec], locales: [String] = ["en"]) throws -> TenantSpec {
+        let app = AppSpec(
+            slug: try Slug("app"), name: "App", platform: .ios, bundleID: "com.a.b", defaultLocale: try LocaleTag("en"),
+            locales: try locales.map { try LocaleTag($0) }, campaigns: campaigns)
+        return TenantSpec(slug: try Slug("t"), name: "T", apps: [app])
+    }
+
+    func alert(_ key: String, _ messageKey: String, _ start: Date = PublishFixture.may, _ content: [String: AlertContent]? = nil) throws -> CampaignSpec {
+        var byLocale: [LocaleTag: CampaignContent] = [:]
+        for (locale, alert) in content ?? ["en": AlertContent(title: "t", message: "m")] { byLocale[try LocaleTag(locale)] = .alert(alert) }
+        return CampaignSpec(
+            key: try Slug(key), kind: .alert, name: key, status: .active, startsAt: start, messageKey: try MessageKey(messageKey), content: byLocale)
     }
 
     @Test func alertKeysThatWouldShowTheOlderMessageFirst() throws {
-        func alert(_ key: String, _ messageKey: String, _ start: Date) throws -> CampaignSpec {
-            CampaignSpec(
-                key: try Slug(key), kind: .alert, name: key, status: .active, startsAt: start, messageKey: try MessageKey(messageKey),
-                content: [try LocaleTag("en"): .alert(AlertContent(title: "t", message: "m"))])
-        }
         let bad = try warnings([alert("newer", "A-promo", PublishFixture.may), alert("older", "b-promo", PublishFixture.may.addingTimeInterval(-86400))])
         #expect(bad.count == 1)
         #expect(bad.first?.contains("iNotify shows the older message first") == true)
         let good = try warnings([alert("older", "2026/04/30", PublishFixture.may.addingTimeInterval(-86400)), alert("newer", "2026/05/01", PublishFixture.may)])
         #expect(good.isEmpty)
+        // 6. The 10th alert of a day, keyed -10 the old way, sorts before the 2nd.
+        let tenth = try warnings([alert("second", "2026/05/01-2"), alert("tenth", "2026/05/01-10")])
+        #expect(
+            tenth == [
+                "t/app: alert second (key 2026/05/01-2) is shown before tenth (key 2026/05/01-10), although 2026/05/01-10 is numbered "
+                    + "after 2026/05/01-2: iNotify sorts keys as text, where 2026/05/01-10 comes first, so the older message is shown first"
+            ])
+        #expect(try warnings([alert("second", "2026/05/01-2"), alert("tenth", "2026/05/01-b10")]).isEmpty)
+    }
+
+    @Test func actionURLsAndButtonsAsDevicesShowThem() throws {
+        // 3. A custom scheme: devices without the app show nothing at all.
+        let custom = try warnings([alert("a", "k", PublishFixture.may, ["en": AlertContent(title: "t", message: "m", actionURL: try LinkURL("weather://tour"))])])
+        #expect(custom == ["t/app/a [en]: ActionURL weather://tour has a custom scheme: devices without an app for it (or whose app does not list it in LSApplicationQueriesSchemes) show no alert at all, not even the next one"])
+        #expect(try warnings([alert("a", "k", PublishFixture.may, ["en": AlertContent(title: "t", message: "m", actionURL: try LinkURL("https://x.example"))])]).isEmpty)
+        // 8. Translations that show the default locale's button.
+        let content = [
+            "en": AlertContent(title: "Welcome", message: "Hi", actionURL: try LinkURL("https://x.example/tour"), actionButton: "Take the tour"),
+            "de": AlertContent(title: "Willkommen", message: "Hallo"),
+            "fr": AlertContent(title: "Bienvenue", message: "Salut", actionButton: "Visiter"),
+        ]
+        let site = SiteCompiler().compile([try tenant([alert("welcome", "k", PublishFixture.may, content)], locales: ["en", "de", "fr", "es"])], at: PublishFixture.at)
+        #expect(site.warnings == ["t/app/welcome [de]: translated alerts show the en action button \"Take the tour\"; translate it with `herald campaign update welcome --app app --locale de --action-button …`"])
+        let german = String(decoding: site.files.first { $0.path.description == "t/app/de/notifications.plist" }?.bytes ?? [], as: UTF8.self)
+        #expect(german.contains("<string>https://x.example/tour</string>") && german.contains("<string>Take the tour</string>"))
     }
 
     @Test func plainHTTPStoryImagesAndCampaignsInNoFile() throws {

@@ -47,6 +47,52 @@ import Testing
         }
     }
 
+    /// However many alerts a day gets, their default keys sort in creation order (iNotify
+    /// shows the newest first): the 10th is -b10, not -10 (which sorts before -2).
+    @Test func theTenthAlertOfADaySortsAfterTheNinth() throws {
+        try withApp { database, app in
+            let start = try #require(ISO8601DateFormatter().date(from: "2026-05-01T10:00:00Z"))
+            let keys = try database.inTenant(try Slug("acme")) { session in
+                try (1...11).map { number in
+                    try session.campaigns.create(try StoreFixtures.alert("a\(number)", startsAt: start), in: app).spec.messageKey?.rawValue ?? ""
+                }
+            }
+            #expect(Array(keys.suffix(3)) == ["2026/05/01-9", "2026/05/01-b10", "2026/05/01-b11"])
+            #expect(keys == keys.sorted { $0.caseInsensitiveCompare($1) == .orderedAscending })
+        }
+    }
+
+    /// 7. iNotify sorts keys case-insensitively: promoA and PROMOA have no order, so an app
+    /// never gets both, in HeraldCore's rules and in the database.
+    @Test func messageKeysThatDifferOnlyInCaseAreRefused() throws {
+        try withApp { database, app in
+            let acme = try Slug("acme")
+            try database.inTenant(acme) { _ = try $0.campaigns.create(try StoreFixtures.alert("first", messageKey: "promoA"), in: app) }
+            let refused = #expect(throws: StoreError.self) {
+                try database.inTenant(acme) { try $0.campaigns.create(try StoreFixtures.alert("second", messageKey: "PROMOA"), in: app) }
+            }
+            #expect(refused?.description.contains("differs from that one only in case") == true)
+            // Straight into the table, past Herald's code: the database says the same.
+            let direct = #expect(throws: StoreError.self) {
+                try database.asOperator { session in
+                    try session.connection.execute(
+                        """
+                        INSERT INTO alert_message_keys (tenant_id, app_id, campaign_id, message_key)
+                        SELECT tenant_id, app_id, campaign_id, 'Promoa' FROM alert_message_keys WHERE message_key = 'promoA'
+                        """)
+                }
+            }
+            #expect(direct?.description.contains("only in case") == true)
+            // A default key follows the day's keys in any case.
+            let start = try #require(ISO8601DateFormatter().date(from: "2026-05-01T10:00:00Z"))
+            try database.inTenant(acme) { session in
+                _ = try session.campaigns.create(try StoreFixtures.alert("third", messageKey: "2026/05/01-B10"), in: app)
+                let key = try session.campaigns.create(try StoreFixtures.alert("fourth", startsAt: start), in: app).spec.messageKey
+                #expect(key?.rawValue == "2026/05/01-b11")
+            }
+        }
+    }
+
     @Test func messageKeysAndCampaignKeysAreNeverReusedEvenAfterArchive() throws {
         try withApp { database, app in
             let acme = try Slug("acme")

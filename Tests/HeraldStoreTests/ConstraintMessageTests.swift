@@ -9,16 +9,21 @@ import Testing
 /// a constraint renamed in a migration would otherwise fall back to the raw message unnoticed.
 /// These read StoreError's own tables, never a copy of them.
 @Suite struct ConstraintMessageTests {
-    @Test func everyTranslatedConstraintExistsInPgConstraint() throws {
+    /// A constraint, or a unique index (PostgreSQL reports its name for a duplicate the same way).
+    @Test func everyTranslatedConstraintExistsInTheSchema() throws {
         let names = StoreError.constraintMessages.keys.sorted()
         try #require(!names.isEmpty)
         try HeraldFixtures.withMigratedDatabase { configuration in
             let connection = try Connection(configuration: configuration)
             let rows = try connection.query(
                 """
-                SELECT DISTINCT c.conname::text AS name
+                SELECT c.conname::text AS name
                 FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
                 WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND c.conname = ANY($1::text[])
+                UNION
+                SELECT i.relname::text
+                FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = i.relnamespace
+                WHERE x.indisunique AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND i.relname = ANY($1::text[])
                 """,
                 [names])
             let found = Set(try rows.map { try $0.decode("name", as: String.self) })

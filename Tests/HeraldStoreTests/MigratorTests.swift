@@ -104,6 +104,43 @@ import Testing
         }
     }
 
+    /// Migration 0013 makes message keys unique per app whatever their case. Pairs that a
+    /// database already holds stay (devices remember keys forever); new ones are refused.
+    @Test func caseInsensitiveMessageKeysKeepThePairsThatExist() throws {
+        try HeraldFixtures.withEmptyDatabase { configuration in
+            let connection = try Connection(configuration: configuration)
+            let upTo0012 = Migration.bundled.filter { $0.name < "0013" }
+            try Migrator(migrations: upTo0012).migrate(connection)
+            try connection.execute("SET ROLE herald_operator")
+            try connection.execute(
+                """
+                WITH t AS (INSERT INTO tenants (slug, name) VALUES ('acme', 'Acme') RETURNING id),
+                a AS (INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales)
+                      SELECT id, 'weather', 'Weather', 'ios', 'com.acme.weather', 'en', '{en}' FROM t RETURNING tenant_id, id),
+                c AS (INSERT INTO campaigns (tenant_id, app_id, key, kind, name)
+                      SELECT tenant_id, id, k, 'alert', k FROM a, unnest(ARRAY['one', 'two', 'three']) AS k RETURNING tenant_id, app_id, id, key)
+                INSERT INTO alert_message_keys (tenant_id, app_id, campaign_id, message_key)
+                SELECT tenant_id, app_id, id, CASE key WHEN 'one' THEN 'promoA' WHEN 'two' THEN 'PROMOA' ELSE 'other' END FROM c
+                """)
+            try connection.execute("RESET ROLE")
+            try Migrator().migrate(connection)
+            try connection.execute("SET ROLE herald_operator")
+            let kept = try connection.query("SELECT message_key FROM alert_message_keys ORDER BY seq").map { try $0.decode("message_key", as: String.self) }
+            #expect(kept == ["promoA", "PROMOA", "other"])
+            func insert(_ key: String) -> Bool {
+                (try? connection.execute(
+                    """
+                    INSERT INTO alert_message_keys (tenant_id, app_id, campaign_id, message_key)
+                    SELECT tenant_id, app_id, campaign_id, $1 FROM alert_message_keys WHERE message_key = 'other'
+                    """, [key])) != nil
+            }
+            #expect(!insert("PromoA"))
+            #expect(!insert("OTHER"))
+            #expect(insert("fresh"))
+            #expect(!insert("FRESH"))
+        }
+    }
+
     @Test func concurrentMigratorsApplyEachFileOnce() throws {
         try HeraldFixtures.withEmptyDatabase { configuration in
             let results = try (0..<3).map { _ in try ConnectionQueue(configuration: configuration) }
@@ -136,8 +173,8 @@ final class Outcomes: @unchecked Sendable {
 }
 
 @Suite struct VersionRuleInTheDatabaseTests {
-    /// Rows written around Herald are held to HeraldCore's Version rule: parts of at most 18
-    /// digits, no leading zeros.
+    /// Rows written around Herald are held to HeraldCore's Version rule: 1 to 64 printable
+    /// ASCII characters, no space at either end (migration 0013; devices run 2.10b1).
     @Test func conditionVersionsFollowTheSameRuleAsHeraldCore() throws {
         try HeraldFixtures.withMigratedDatabase { configuration in
             let database = try HeraldDatabase(configuration: configuration, actor: "test")
@@ -153,14 +190,16 @@ final class Outcomes: @unchecked Sendable {
                         """, [seeded.acme.id, alert.id, version])
                 }) != nil
             }
-            for good in ["0", "2.4", "2.10.0", String(repeating: "9", count: 18)] { #expect(insert(good), "\(good)") }
-            for bad in ["2.04", "01", String(repeating: "9", count: 19), "1." + String(repeating: "1", count: 19), "2..4", ""] {
+            for good in ["0", "2.4", "2.10.0", "2.10b1", "2.9.9-beta", "10.0 (1234)", "2.04", String(repeating: "9", count: 64)] {
+                #expect(insert(good), "\(good)")
+            }
+            for bad in ["", " 2.4", "2.4 ", "2.4\t", "2.4é", String(repeating: "9", count: 65)] {
                 #expect(!insert(bad), "\(bad)")
             }
             let domain = try database.connection.query(
                 "SELECT '2.4'::version_text IS NOT NULL AS ok")[0].decode("ok", as: Bool.self)
             #expect(domain)
-            #expect(throws: PostgresError.self) { try database.connection.query("SELECT '2.04'::version_text") }
+            #expect(throws: PostgresError.self) { try database.connection.query("SELECT ' 2.4'::version_text") }
         }
     }
 }

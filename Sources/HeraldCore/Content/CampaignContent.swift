@@ -82,12 +82,45 @@ public struct AlertContent: Hashable, Sendable {
             try XMLText.checkRequired(message, field: "message")
         }
         if let actionButton {
+            // Whether an action URL reaches the button (its own, or a fallback locale's) is
+            // the campaign's rule: `CampaignSpec.problems(defaultLocale:)`.
             problems += collect { try XMLText.checkRequired(actionButton, field: "action button") }
-            if actionURL == nil {
-                problems.append(ValidationError(message: "an action button needs an action URL (the client ignores it otherwise)"))
-            }
         }
         return problems
+    }
+}
+
+/// The alert a device of one locale gets, field by field, and where each field came from.
+///
+/// Title and message come from the first locale of the fallback chain (`pt-BR → pt →` the
+/// app's default) that has content. A URL is not a language: a translation without its own
+/// ActionURL takes the first one along the rest of the chain, so German users of an alert whose
+/// English content opens `weather://tour` get the same action. The ActionButton label falls
+/// back the same way (iNotify shows "More Info" when there is none).
+public struct ResolvedAlert: Equatable, Sendable {
+    public var alert: AlertContent
+    /// The locale whose title and message these are.
+    public var contentLocale: LocaleTag
+    public var actionURLLocale: LocaleTag?
+    public var actionButtonLocale: LocaleTag?
+
+    /// nil when no locale of the chain has alert content.
+    public static func resolve(_ content: [LocaleTag: CampaignContent], for locale: LocaleTag, defaultLocale: LocaleTag) -> ResolvedAlert? {
+        let chain = locale.fallbackChain(defaultLocale: defaultLocale)
+        func alert(_ tag: LocaleTag) -> AlertContent? {
+            if case .alert(let alert)? = content[tag] { return alert }
+            return nil
+        }
+        guard let start = chain.firstIndex(where: { alert($0) != nil }), let own = alert(chain[start]) else { return nil }
+        let rest = chain[start...]
+        let urlLocale = rest.first { alert($0)?.actionURL != nil }
+        let buttonLocale = rest.first { alert($0)?.actionButton != nil }
+        var resolved = own
+        resolved.actionURL = urlLocale.flatMap { alert($0)?.actionURL }
+        resolved.actionButton = resolved.actionURL == nil ? nil : buttonLocale.flatMap { alert($0)?.actionButton }
+        return ResolvedAlert(
+            alert: resolved, contentLocale: chain[start], actionURLLocale: resolved.actionURL == nil ? nil : urlLocale,
+            actionButtonLocale: resolved.actionButton == nil ? nil : buttonLocale)
     }
 }
 

@@ -57,6 +57,23 @@ public struct CampaignSpec: Equatable, Sendable {
         }
         return problems
     }
+
+    /// Rules that need the app's default locale: an alert's action button is shown only with
+    /// an action URL, and a locale gets the URL of its own content or of its fallbacks.
+    public func problems(defaultLocale: LocaleTag) -> [ValidationError] {
+        guard kind == .alert else { return [] }
+        var problems: [ValidationError] = []
+        for (locale, content) in content.sorted(by: { $0.key < $1.key }) {
+            guard case .alert(let alert) = content, alert.actionButton != nil, alert.actionURL == nil else { continue }
+            if ResolvedAlert.resolve(self.content, for: locale, defaultLocale: defaultLocale)?.alert.actionURL == nil {
+                problems.append(
+                    ValidationError(
+                        message: "content \(locale): an action button needs an action URL, in \(locale) or the default locale "
+                            + "\(defaultLocale) (the client ignores the button otherwise)"))
+            }
+        }
+        return problems
+    }
 }
 
 public struct AppSpec: Equatable, Sendable {
@@ -104,6 +121,21 @@ public struct AppSpec: Equatable, Sendable {
         for campaign in campaigns where !keys.insert(campaign.key).inserted {
             problems.append(ValidationError(message: "campaign key \(campaign.key) appears twice in app \(slug)"))
         }
+        // iNotify sorts message keys case-insensitively: two that differ only in case have no order.
+        var messageKeys: [String: CampaignSpec] = [:]
+        for campaign in campaigns {
+            guard let key = campaign.messageKey else { continue }
+            if let other = messageKeys[key.rawValue.lowercased()] {
+                problems.append(
+                    ValidationError(
+                        message: "message keys \(other.messageKey?.rawValue ?? "") (campaign \(other.key)) and \(key) (campaign \(campaign.key)) "
+                            + "differ only in case: iNotify sorts keys case-insensitively, so devices would show them in no defined order; "
+                            + "give one another key"))
+            } else {
+                messageKeys[key.rawValue.lowercased()] = campaign
+            }
+        }
+        for campaign in campaigns { problems += campaign.problems(defaultLocale: defaultLocale) }
         return problems
     }
 }

@@ -17,20 +17,52 @@ public struct MessageKey: Hashable, Comparable, Sendable, CustomStringConvertibl
         rawValue = raw
     }
 
-    /// `YYYY/MM/DD` of `date` in UTC, then `-2`, `-3`, … while the key is taken.
+    /// The default key for an alert starting (or created) at `date`: `YYYY/MM/DD` in UTC, and
+    /// when the app has used keys of that day, the next key of this sequence that sorts after
+    /// every one of them in iNotify's order, so that string order is creation order forever:
+    ///
+    ///     2026/11/23, 2026/11/23-2 … 2026/11/23-9, 2026/11/23-b10 … 2026/11/23-b99, 2026/11/23-c100 …
+    ///
+    /// (from the 10th, a letter gives the number of digits: `b` two, `c` three, …; a plain
+    /// `-10` would sort before `-2`). `taken` is every key the app ever used, compared
+    /// case-insensitively as iNotify does.
     public static func defaultKey(for date: Date, taken: Set<String>) -> MessageKey {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         let base = String(format: "%04d/%02d/%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-        var candidate = base
-        var suffix = 2
-        while taken.contains(candidate) {
-            candidate = "\(base)-\(suffix)"
-            suffix += 1
+        let lowerTaken = Set(taken.map { $0.lowercased() })
+        let sameDay = taken.filter { $0.lowercased().hasPrefix(base) }
+        guard let greatest = sameDay.max(by: { order($0, $1) < 0 }) else { return MessageKey(unchecked: base) }
+        var number = (dailyNumber(of: greatest, base: base) ?? 1) + 1
+        while number < 1_000_000 {
+            let candidate = base + dailySuffix(number)
+            if order(candidate, greatest) > 0, !lowerTaken.contains(candidate.lowercased()) { return MessageKey(unchecked: candidate) }
+            number += 1
         }
-        // A date key is always well-formed.
-        return MessageKey(unchecked: candidate)
+        // A key chosen by hand sorts after the whole sequence (2026/11/23-z): follow it.
+        var suffix = 2
+        while lowerTaken.contains("\(greatest)-\(suffix)".lowercased()) { suffix += 1 }
+        return MessageKey(unchecked: String("\(greatest)-\(suffix)".suffix(64)))
+    }
+
+    /// `-2` … `-9`, then `-b10` … `-b99`, `-c100` …: a letter for the number of digits.
+    static func dailySuffix(_ number: Int) -> String {
+        let digits = String(number)
+        if digits.count == 1 { return "-" + digits }
+        let letter = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(digits.count - 1)))
+        return "-\(letter)\(digits)"
+    }
+
+    /// The position of `key` in its day's sequence (1 for the bare date), or nil for a key
+    /// that is not one of the sequence's.
+    static func dailyNumber(of key: String, base: String) -> Int? {
+        guard key.lowercased().hasPrefix(base) else { return nil }
+        let suffix = key.dropFirst(base.count).lowercased()
+        if suffix.isEmpty { return 1 }
+        let digits = suffix.drop { !$0.isASCIIDigit }
+        guard let number = Int(digits), number >= 2, dailySuffix(number) == suffix else { return nil }
+        return number
     }
 
     private init(unchecked raw: String) {
@@ -39,8 +71,16 @@ public struct MessageKey: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     public var description: String { rawValue }
 
-    /// iNotify's order: case-insensitive.
+    /// iNotify's order: `caseInsensitiveCompare:` (letters folded to lowercase, then by character code).
     public static func < (lhs: MessageKey, rhs: MessageKey) -> Bool {
-        lhs.rawValue.lowercased() < rhs.rawValue.lowercased()
+        order(lhs.rawValue, rhs.rawValue) < 0
+    }
+
+    /// iNotify's order on any two keys: -1, 0 (the same but for case: no defined order on the
+    /// device) or 1. Property-tested against Foundation's `caseInsensitiveCompare`.
+    public static func order(_ a: String, _ b: String) -> Int {
+        let x = a.lowercased()
+        let y = b.lowercased()
+        return x == y ? 0 : (x < y ? -1 : 1)
     }
 }

@@ -21,3 +21,23 @@ public enum PublishSelection {
         return locale.fallbackChain(defaultLocale: app.defaultLocale).first { campaign.content[$0] != nil }
     }
 }
+
+extension PublishSelection {
+    /// Banners left out of `locale`'s control.json, each with the banner that wins: a banner
+    /// is left out when one of higher priority, also published there, qualifies on every device
+    /// where it does (`BannerLogic.implies`). Notable would otherwise pick between the two in
+    /// dictionary order; without the lower one, every such device shows the higher one, as
+    /// priority says, and no device loses a banner it could have seen.
+    public static func bannersLeftOut(_ live: [CampaignSpec], for locale: LocaleTag, in app: AppSpec) -> [Slug: CampaignSpec] {
+        let banners = live.filter { $0.kind == .banner && content(of: $0, for: locale, in: app) != nil }
+        guard let first = banners.first, banners.contains(where: { $0.priority != first.priority }) else { return [:] }
+        let byPriority = banners.sorted { ($0.priority, $1.key) > ($1.priority, $0.key) }
+        var leftOut: [Slug: CampaignSpec] = [:]
+        for lower in banners {
+            if let winner = byPriority.first(where: { $0.priority > lower.priority && BannerLogic.implies(lower.conditions, $0.conditions) }) {
+                leftOut[lower.key] = winner
+            }
+        }
+        return leftOut
+    }
+}

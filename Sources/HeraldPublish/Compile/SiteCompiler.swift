@@ -67,16 +67,24 @@ public struct SiteCompiler: Sendable {
         for locale in app.locales {
             var banners: [String: JSONValue] = [:]
             var alerts: [String: [String: String]] = [:]
+            let leftOut = PublishSelection.bannersLeftOut(live, for: locale, in: app)
             for campaign in live {
                 guard let content = PublishSelection.content(of: campaign, for: locale, in: app) else { continue }
-                published.insert(campaign.key)
                 switch content {
                 case .banner(let banner):
+                    guard leftOut[campaign.key] == nil else { continue }
+                    published.insert(campaign.key)
                     banners[campaign.key.rawValue] = bannerEntry(
                         campaign, banner, locale: locale, app: app, tenant: tenant, site: &site)
-                case .alert(let alert):
-                    if let key = campaign.messageKey { alerts[key.rawValue] = alertEntry(campaign, alert) }
+                case .alert:
+                    published.insert(campaign.key)
+                    if let key = campaign.messageKey,
+                        let resolved = ResolvedAlert.resolve(campaign.content, for: locale, defaultLocale: app.defaultLocale)
+                    {
+                        alerts[key.rawValue] = alertEntry(campaign, resolved.alert)
+                    }
                 case .story(let story):
+                    published.insert(campaign.key)
                     let block = storyBlock(story)
                     site.files.append(
                         SiteFile(
@@ -98,7 +106,7 @@ public struct SiteCompiler: Sendable {
                     path: .notificationsFile(tenant: tenant.slug, app: app.slug, locale: locale),
                     bytes: PropertyList.dictionaryOfStringDictionaries(alerts)))
         }
-        site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published)
+        site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published, at: at)
         site.warnings += CopyLint.warnings(tenant: tenant.slug, app: app, campaigns: live)
     }
 

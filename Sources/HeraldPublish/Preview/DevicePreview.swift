@@ -1,17 +1,39 @@
 import Foundation
 import HeraldCore
 
-/// One device as the clients see it.
+/// One device as the clients see it (docs/clients.md says where each field lives on the device).
 public struct DeviceState: Sendable {
     public var appVersion: String  // CFBundleShortVersionString: iNotify's Min/MaxVersion
     public var build: String  // CFBundleVersion: Notable's appVersionLessThan
     public var osVersion: String
     public var wifi: Bool
-    public var displayed: Set<String> = []  // notification ids shown before
-    public var launchesSince: [String: Int] = [:]  // per id; counts from install when never shown (default 0)
-    public var secondsSince: [String: Int] = [:]  // per id; never shown = unbounded
-    public var flags: [String: Set<String>] = [:]  // per id, set by the banner's JavaScript
-    public var seen: Set<String> = []  // iNotify message keys viewed or ignored
+
+    // Notable, per notification id.
+    /// Ids shown before (`--seconds-since` also marks its id as shown).
+    public var displayed: Set<String> = []
+    /// Notable's launch counter at the moment it checks: launches since the id was last shown
+    /// (or since the file first listed it), the current launch included, because Notable
+    /// increments the counter before it checks. At least 1; 1 when not given.
+    public var launchesSince: [String: Int] = [:]
+    /// Seconds since the id was last shown. Not given for an id never shown: Notable then
+    /// measures from its reference date, 2001-01-01T00:00:00Z.
+    public var secondsSince: [String: Int] = [:]
+    /// Flags set by the banner's JavaScript, per id.
+    public var flags: [String: Set<String>] = [:]
+
+    // iNotify.
+    /// Message keys viewed or ignored (remembered forever).
+    public var seen: Set<String> = []
+    /// URL schemes the device can open (lowercased): iNotify shows nothing when the next
+    /// message's ActionURL has another one.
+    public var canOpen: Set<String> = ["http", "https"]
+    /// The app's first launch: iNotify only records it and checks nothing.
+    public var firstLaunch = false
+    /// When iNotify last downloaded the plist (it waits 12 hours before the next check).
+    public var lastChecked: Date?
+    /// When the user last chose "Remind Me Later" (iNotify waits a day; this wait replaces
+    /// the check period while it is set).
+    public var lastReminded: Date?
 
     public init(appVersion: String, build: String? = nil, osVersion: String, wifi: Bool) {
         self.appVersion = appVersion
@@ -19,11 +41,19 @@ public struct DeviceState: Sendable {
         self.osVersion = osVersion
         self.wifi = wifi
     }
+
+    /// Whether Notable has a display recorded for `id`.
+    func wasDisplayed(_ id: String) -> Bool {
+        displayed.contains(id) || secondsSince[id] != nil
+    }
 }
 
 public struct PreviewResult: Equatable, Sendable {
     public var eligibleBanners: [String] = []
     public var nextAlert: String?
+    /// Why iNotify shows no alert at all on this launch (first launch, check or remind period,
+    /// an ActionURL the device cannot open); nil when it shows `nextAlert` or has none to show.
+    public var alertBlocked: String?
     public var stories: [String] = []
     public var notShown: [NotShown] = []
 
@@ -34,9 +64,16 @@ public struct PreviewResult: Equatable, Sendable {
 }
 
 /// What a device would see, computed from the files as published with the clients' own
-/// rules (numeric-search versions, Notable's all/any, iNotify's newest-last order), and for
-/// every other campaign the first reason it is not shown.
+/// rules, and for every other campaign the first reason it is not shown. docs/clients.md
+/// gives each rule with the client source it comes from.
 public enum DevicePreview {
+    /// Notable's reference date (NSDate's 2001-01-01T00:00:00Z): a notification never shown
+    /// has no display date, and Notable measures `lastDisplayMinimumSeconds` from this one.
+    public static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
+    /// iNotify's check period (0.5 day) and remind period (1 day), in seconds.
+    public static let checkPeriod: TimeInterval = 43_200
+    public static let remindPeriod: TimeInterval = 86_400
+
     public static func evaluate(
         control: [UInt8], notifications: [UInt8], storyKeys: [String], app: AppSpec, locale: LocaleTag, at: Date,
         device: DeviceState
@@ -48,32 +85,50 @@ public enum DevicePreview {
         let banners = (try? JSONSerialization.jsonObject(with: Data(control))) as? [String: Any] ?? [:]
         for (id, value) in banners.sorted(by: { $0.key < $1.key }) {
             guard let banner = value as? [String: Any] else { continue }
-            if let failure = bannerFailure(id: id, banner, device: device) {
+            if let failure = bannerFailure(id: id, banner, device: device, at: at) {
                 reasons[id] = failure
             } else {
                 result.eligibleBanners.append(id)
             }
         }
 
-        // iNotify: keys sorted case-insensitively, newest (last) first, within Min/MaxVersion, not seen.
+        // iNotify: gates, then seen keys and Min/MaxVersion, then the last key in
+        // case-insensitive order, whose ActionURL must open.
         let alerts = (try? PropertyListSerialization.propertyList(from: Data(notifications), format: nil)) as? [String: [String: String]] ?? [:]
-        let ordered = alerts.keys.sorted { $0.lowercased() < $1.lowercased() }
-        var candidates: [String] = []
-        for key in ordered {
-            let fields = alerts[key] ?? [:]
-            if device.seen.contains(key) {
-                reasons["alert:" + key] = "already seen (message key \(key))"
-            } else if let min = fields["MinVersion"], NumericSearch.compare(device.appVersion, min) < 0 {
-                reasons["alert:" + key] = "app version \(device.appVersion) is below MinVersion \(min)"
-            } else if let max = fields["MaxVersion"], NumericSearch.compare(device.appVersion, max) > 0 {
-                reasons["alert:" + key] = "app version \(device.appVersion) is above MaxVersion \(max)"
-            } else {
-                candidates.append(key)
+        if let gate = alertGate(device, at: at) {
+            result.alertBlocked = gate
+            for key in alerts.keys { reasons["alert:" + key] = "iNotify does not check on this launch: \(gate)" }
+        } else {
+            var candidates: [String] = []
+            for key in alerts.keys.sorted(by: { MessageKey.order($0, $1) < 0 }) {
+                let fields = alerts[key] ?? [:]
+                if device.seen.contains(key) {
+                    reasons["alert:" + key] = "already seen (message key \(key))"
+                } else if let min = fields["MinVersion"], NumericSearch.compare(device.appVersion, min) < 0 {
+                    reasons["alert:" + key] = "app version \(device.appVersion) is below MinVersion \(min)"
+                } else if let max = fields["MaxVersion"], NumericSearch.compare(device.appVersion, max) > 0 {
+                    reasons["alert:" + key] = "app version \(device.appVersion) is above MaxVersion \(max)"
+                } else {
+                    candidates.append(key)
+                }
             }
-        }
-        result.nextAlert = candidates.last
-        for key in candidates.dropLast() {
-            reasons["alert:" + key] = "iNotify shows \(candidates.last ?? "") first (it sorts after \(key))"
+            if let next = candidates.last {
+                let url = alerts[next]?["ActionURL"]
+                if let url, !canOpen(url, device) {
+                    let scheme = schemeOf(url) ?? url
+                    result.alertBlocked =
+                        "the next alert would be \(next), but its ActionURL \(url) can't be opened on this device (no app for \(scheme):): "
+                        + "nothing is shown"
+                    reasons["alert:" + next] =
+                        "its ActionURL \(url) can't be opened on this device (can open: \(device.canOpen.sorted().joined(separator: ", "))), "
+                        + "so iNotify shows no alert at all"
+                } else {
+                    result.nextAlert = next
+                }
+                for key in candidates.dropLast() {
+                    reasons["alert:" + key] = "iNotify picks \(next) first (it sorts after \(key))"
+                }
+            }
         }
         result.stories = storyKeys.sorted()
 
@@ -95,6 +150,35 @@ public enum DevicePreview {
         return result
     }
 
+    /// iNotify's gates before it downloads anything, in its own order: the first launch, then
+    /// the remind period when "Remind Me Later" was chosen (which then replaces the check
+    /// period), else the check period.
+    static func alertGate(_ device: DeviceState, at: Date) -> String? {
+        if device.firstLaunch {
+            return "it is the app's first launch, which iNotify only records"
+        }
+        if let reminded = device.lastReminded {
+            if at.timeIntervalSince(reminded) < remindPeriod {
+                return "\"Remind Me Later\" was chosen at \(Timestamp.format(reminded)), less than a day ago; "
+                    + "iNotify checks again from \(Timestamp.format(reminded.addingTimeInterval(remindPeriod)))"
+            }
+        } else if let checked = device.lastChecked, at.timeIntervalSince(checked) < checkPeriod {
+            return "it last checked at \(Timestamp.format(checked)), less than 12 hours ago; "
+                + "it checks again from \(Timestamp.format(checked.addingTimeInterval(checkPeriod)))"
+        }
+        return nil
+    }
+
+    /// The URL's scheme, lowercased (`weather` of `weather://tour`).
+    static func schemeOf(_ url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex else { return nil }
+        return url[..<colon].lowercased()
+    }
+
+    static func canOpen(_ url: String, _ device: DeviceState) -> Bool {
+        schemeOf(url).map { device.canOpen.contains($0) } ?? false
+    }
+
     /// Why a campaign is not in the files for this locale at this time.
     static func publishReason(_ campaign: CampaignSpec, app: AppSpec, locale: LocaleTag, at: Date) -> String {
         switch campaign.status {
@@ -109,19 +193,26 @@ public enum DevicePreview {
             return "not in this locale (restricted to \(restriction.map(\.rawValue).joined(separator: ", ")))"
         }
         if PublishSelection.content(of: campaign, for: locale, in: app) == nil { return "no content for \(locale) or its fallbacks" }
+        if campaign.kind == .banner {
+            let live = app.campaigns.filter { PublishSelection.isLive($0, at: at) }
+            if let winner = PublishSelection.bannersLeftOut(live, for: locale, in: app)[campaign.key] {
+                return "left out of control.json: every device that qualifies for it also qualifies for \(winner.key), "
+                    + "of higher priority (\(winner.priority) > \(campaign.priority))"
+            }
+        }
         return "not in the published files (publish again)"
     }
 
     /// Notable's rules: an unknown condition is false; every `all` must hold; `any` empty or one holds.
-    static func bannerFailure(id: String, _ banner: [String: Any], device: DeviceState) -> String? {
+    static func bannerFailure(id: String, _ banner: [String: Any], device: DeviceState, at: Date) -> String? {
         let conditions = banner["conditions"] as? [String: [String: Any]] ?? [:]
         for (type, value) in (conditions["all"] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            if let failure = conditionFailure(id: id, type: type, value, device: device) { return "all.\(type): \(failure)" }
+            if let failure = conditionFailure(id: id, type: type, value, device: device, at: at) { return "all.\(type): \(failure)" }
         }
         let any = conditions["any"] ?? [:]
         if !any.isEmpty {
             let failures = any.sorted(by: { $0.key < $1.key }).compactMap { type, value in
-                conditionFailure(id: id, type: type, value, device: device).map { "\(type): \($0)" }
+                conditionFailure(id: id, type: type, value, device: device, at: at).map { "\(type): \($0)" }
             }
             if failures.count == any.count { return "no `any` condition holds (\(failures.joined(separator: "; ")))" }
         }
@@ -131,23 +222,33 @@ public enum DevicePreview {
     }
 
     /// nil when the condition holds, else what the device has against what it needs.
-    static func conditionFailure(id: String, type: String, _ value: Any, device: DeviceState) -> String? {
+    static func conditionFailure(id: String, type: String, _ value: Any, device: DeviceState, at: Date) -> String? {
         switch type {
         case "onWifi":
             let wanted = value as? Bool ?? false
             return device.wifi == wanted ? nil : "device is \(device.wifi ? "on" : "off") Wi-Fi, needs \(wanted ? "on" : "off")"
         case "neverDisplayed":
             let wanted = value as? Bool ?? false
-            let never = !device.displayed.contains(id)
+            let never = !device.wasDisplayed(id)
             return never == wanted ? nil : (never ? "needs to have been shown before" : "already displayed on this device")
         case "lastDisplayMinimumSeconds":
             let minimum = value as? Int ?? 0
-            guard let seconds = device.secondsSince[id] else { return nil }  // never shown: unbounded
-            return seconds > minimum ? nil : "shown \(seconds) s ago, needs more than \(minimum)"
+            if let seconds = device.secondsSince[id] {
+                return seconds > minimum ? nil : "shown \(seconds) s ago, needs more than \(minimum)"
+            }
+            if device.displayed.contains(id) {
+                return "shown before at a time not given (say it with --seconds-since \(id)=N), needs more than \(minimum) s"
+            }
+            // Never shown: no display date, so Notable measures from its reference date.
+            let sinceReference = Int(at.timeIntervalSince(referenceDate))
+            return sinceReference > minimum
+                ? nil
+                : "never shown, so Notable measures from 2001-01-01: \(sinceReference) s, needs more than \(minimum)"
         case "lastDisplayMinimumLaunches":
             let minimum = value as? Int ?? 0
-            let launches = device.launchesSince[id] ?? 0
-            return launches > minimum ? nil : "\(launches) launches since last shown, needs more than \(minimum)"
+            let launches = device.launchesSince[id] ?? 1
+            return launches > minimum
+                ? nil : "\(launches) launch\(launches == 1 ? "" : "es") since last shown (this one included), needs more than \(minimum)"
         case "flagNotSet":
             let flag = value as? String ?? ""
             return device.flags[id]?.contains(flag) == true ? "flag \(flag) is set" : nil

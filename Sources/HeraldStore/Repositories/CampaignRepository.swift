@@ -135,7 +135,7 @@ public struct CampaignRepository {
     /// The spec's own rules, the app-relative ones (locales), and when the campaign is or
     /// becomes active, whether it could be published at all.
     func check(_ spec: CampaignSpec, in app: AppRecord, now: Date, requireReadiness: Bool? = nil) throws {
-        var problems = spec.problems().map(\.description)
+        var problems = (spec.problems() + spec.problems(defaultLocale: app.spec.defaultLocale)).map(\.description)
         let supported = Set(app.spec.locales)
         for locale in spec.content.keys.sorted() where !supported.contains(locale) {
             problems.append(

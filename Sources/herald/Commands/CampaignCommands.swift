@@ -294,7 +294,12 @@ private func archivedRefusal(_ campaign: CampaignSpec) -> String {
 struct ScheduleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Start time (ISO 8601 with zone, or a UTC date).", valueName: "time")) var starts: String?
     @Option(help: ArgumentHelp("End time, exclusive (ISO 8601 with zone, or a UTC date).", valueName: "time")) var ends: String?
-    @Option(help: "Priority (higher first where the client honours order).") var priority: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Banner priority: a banner is left out of control.json where one of higher priority qualifies on every device "
+                + "it does (Notable itself shows banners in dictionary order); publish warns about the rest. Alerts and stories "
+                + "ignore it (iNotify orders by message key)."))
+    var priority: Int?
     @Option(help: ArgumentHelp("Publish only in these locales, comma-separated.", valueName: "locales")) var locales: String?
 
     func apply(to spec: inout CampaignSpec) throws {

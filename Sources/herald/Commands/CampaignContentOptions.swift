@@ -9,9 +9,15 @@ struct CampaignContentOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Alert title.", valueName: "text")) var title: String?
     @Option(help: ArgumentHelp("Alert message.", valueName: "text")) var message: String?
-    @Option(name: .customLong("action-url"), help: ArgumentHelp("Alert action URL (any scheme); '' removes it.", valueName: "url"))
+    @Option(
+        name: .customLong("action-url"),
+        help: ArgumentHelp(
+            "Alert action URL (any scheme; devices that cannot open it show no alert at all; '' removes it). A translation "
+                + "without one takes the default locale's.", valueName: "url"))
     var actionURL: String?
-    @Option(name: .customLong("action-button"), help: ArgumentHelp("Alert action button label; '' removes it.", valueName: "text"))
+    @Option(
+        name: .customLong("action-button"),
+        help: ArgumentHelp("Alert action button label ('' removes it); a translation without one shows the default locale's.", valueName: "text"))
     var actionButton: String?
 
     @Option(

@@ -10,32 +10,54 @@ struct PreviewCommand: ParsableCommand {
         abstract: "What would this device see, and why not the rest.",
         discussion: """
             Reads the files as published (from --out DIR, or compiled in memory without it) and \
-            applies the clients' own rules: numeric-search version comparison, Notable's all/any, \
-            launch counter and view lookup, iNotify's case-insensitive newest-last order, inclusive \
-            Min/MaxVersion and seen keys. For every campaign not shown it gives the first reason.
+            decides as the clients' own code does (docs/clients.md): numeric-search versions \
+            (2.10b1 is above 2.10), Notable's all/any, launch counter, display times and view \
+            lookup; iNotify's first-launch, check-period and remind-period gates, seen keys, \
+            inclusive Min/MaxVersion, case-insensitive newest-last order, and its ActionURL check \
+            (when the device cannot open the next alert's URL, iNotify shows nothing at all). For \
+            every campaign not shown it gives the first reason.
 
-            A notification id never shown counts as shown "infinitely long ago" for \
-            lastDisplayMinimumSeconds; its launch counter is 0 unless --launches-since says otherwise.
+            Notable's launch counter counts the current launch (it is incremented before the \
+            check), so --launches-since is at least 1 and defaults to 1. A notification id never \
+            shown has no display time: Notable measures lastDisplayMinimumSeconds from 2001-01-01.
 
-            Example:
+            Examples:
               herald preview --tenant acme --app weather --locale de --app-version 2.3.1 \\
                 --os-version 17.4 --wifi --seen 2026/04/01
+              herald preview --tenant acme --app weather --locale en --app-version 2.10b1 \\
+                --os-version 17.4 --can-open https,weather --last-checked 2026-11-23T08:00:00Z
             """)
 
     @OptionGroup var tenantOption: TenantOption
-    @Option(help: "App slug.") var app: String
+    @OptionGroup var appOption: RequiredAppOption
     @Option(help: "The device's locale.") var locale: String
-    @Option(name: .customLong("app-version"), help: "CFBundleShortVersionString (iNotify's Min/MaxVersion).") var appVersion: String
+    @Option(name: .customLong("app-version"), help: "CFBundleShortVersionString (iNotify's Min/MaxVersion), as the app has it: 2.4.0, 2.10b1.")
+    var appVersion: String
     @Option(help: "CFBundleVersion (Notable's appVersionLessThan); default: --app-version.") var build: String?
     @Option(name: .customLong("os-version"), help: "The OS version (iOSVersionLessThan).") var osVersion: String
     @Flag(inversion: .prefixedNo, help: "Whether the device is on Wi-Fi.") var wifi = true
     @Option(help: ArgumentHelp("A notification id already shown on this device (repeatable).", valueName: "id")) var displayed: [String] = []
-    @Option(name: .customLong("launches-since"), help: ArgumentHelp("Launches since ID was last shown (repeatable).", valueName: "id=n"))
+    @Option(
+        name: .customLong("launches-since"),
+        help: ArgumentHelp(
+            "Notable's launch counter for ID: launches since it was last shown (or first listed), counting the current launch, "
+                + "so at least 1 (default 1) (repeatable).", valueName: "id=n"))
     var launchesSince: [String] = []
-    @Option(name: .customLong("seconds-since"), help: ArgumentHelp("Seconds since ID was last shown (repeatable).", valueName: "id=n"))
+    @Option(
+        name: .customLong("seconds-since"),
+        help: ArgumentHelp(
+            "Seconds since ID was last shown; marks it shown (repeatable). Never shown: Notable counts from 2001-01-01.", valueName: "id=n"))
     var secondsSince: [String] = []
     @Option(help: ArgumentHelp("A flag set for ID by its banner (repeatable).", valueName: "id=name")) var flag: [String] = []
     @Option(help: ArgumentHelp("An iNotify message key seen or ignored (repeatable).", valueName: "key")) var seen: [String] = []
+    @Option(
+        name: .customLong("can-open"),
+        help: ArgumentHelp("URL schemes the device can open, comma-separated (iNotify's ActionURL check).", valueName: "schemes"))
+    var canOpen = "http,https"
+    @Flag(name: .customLong("first-launch"), help: "The app's first launch (iNotify shows nothing on it).") var firstLaunch = false
+    @Option(name: .customLong("last-checked"), help: ArgumentHelp("When iNotify last checked (it waits 12 hours).", valueName: "time"))
+    var lastChecked: String?
+    @Option(help: ArgumentHelp("When \"Remind Me Later\" was last chosen (iNotify waits a day).", valueName: "time")) var reminded: String?
     @Option(help: ArgumentHelp("Preview at this time (ISO 8601).", valueName: "time")) var at: String?
     @Option(help: ArgumentHelp("Read the published files from this folder instead of compiling.", valueName: "dir")) var out: String?
     @Option(name: .customLong("base-url"), help: ArgumentHelp("As for publish, when compiling in memory.", valueName: "url")) var baseURL: String?
@@ -44,7 +66,7 @@ struct PreviewCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let tenant = try tenantOption.slug()
-            let app = try Slug(app)
+            let app = try appOption.slug()
             let locale = try LocaleTag(locale)
             let at = try at.map { try flagTime($0, flag: "--at") } ?? Date()
             var device = DeviceState(
@@ -52,8 +74,12 @@ struct PreviewCommand: ParsableCommand {
                 osVersion: try Version(osVersion).rawValue, wifi: wifi)
             device.displayed = Set(displayed)
             device.seen = Set(seen)
-            device.launchesSince = try counts(launchesSince, flag: "--launches-since")
-            device.secondsSince = try counts(secondsSince, flag: "--seconds-since")
+            device.launchesSince = try counts(launchesSince, flag: "--launches-since", minimum: 1)
+            device.secondsSince = try counts(secondsSince, flag: "--seconds-since", minimum: 0)
+            device.canOpen = try Self.schemes(canOpen)
+            device.firstLaunch = firstLaunch
+            device.lastChecked = try lastChecked.map { try Timestamp.parse($0, field: "--last-checked") }
+            device.lastReminded = try reminded.map { try Timestamp.parse($0, field: "--reminded") }
             for assignment in flag {
                 let (id, name) = try pair(assignment, flag: "--flag")
                 device.flags[id, default: []].insert(name)
@@ -117,23 +143,26 @@ struct PreviewCommand: ParsableCommand {
                 struct Reason: Encodable { let campaign, reason: String }
                 let eligibleBanners: [String]
                 let nextAlert: String?
+                let alertBlocked: String?
                 let stories: [String]
                 let notShown: [Reason]
 
-                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, stories, notShown }
+                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, alertBlocked, stories, notShown }
 
-                /// `nextAlert` is always present: a message key or null.
+                /// `nextAlert` and `alertBlocked` are always present: a value or null.
                 func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(eligibleBanners, forKey: .eligibleBanners)
                     try container.encode(nextAlert, forKey: .nextAlert)
+                    try container.encode(alertBlocked, forKey: .alertBlocked)
                     try container.encode(stories, forKey: .stories)
                     try container.encode(notShown, forKey: .notShown)
                 }
             }
             try printJSON(
                 JSON(
-                    eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, stories: result.stories,
+                    eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, alertBlocked: result.alertBlocked,
+                    stories: result.stories,
                     notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
             return
         }
@@ -147,6 +176,9 @@ struct PreviewCommand: ParsableCommand {
             Swift.print("                  (Notable shows one of them per launch, in dictionary order)")
         }
         Swift.print("next alert        \(result.nextAlert ?? "-")")
+        if let blocked = result.alertBlocked {
+            Swift.print("                  (no alert on this launch: \(blocked))")
+        }
         Swift.print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
         if !result.notShown.isEmpty {
             Swift.print("not shown")
@@ -163,13 +195,32 @@ struct PreviewCommand: ParsableCommand {
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }
 
-    private func counts(_ assignments: [String], flag: String) throws -> [String: Int] {
+    private func counts(_ assignments: [String], flag: String, minimum: Int) throws -> [String: Int] {
         var result: [String: Int] = [:]
         for assignment in assignments {
             let (id, text) = try pair(assignment, flag: flag)
             guard let value = Int(text), value >= 0 else { throw ValidationError(message: "\(flag) \(assignment): the count must be a whole number") }
+            guard value >= minimum else {
+                throw ValidationError(
+                    message: "\(flag) \(assignment): Notable counts the current launch before it checks, so the count is at least \(minimum)")
+            }
             result[id] = value
         }
         return result
+    }
+
+    /// `weather,https` → the lowercased schemes.
+    static func schemes(_ list: String) throws -> Set<String> {
+        var schemes: Set<String> = []
+        for part in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let scheme = part.trimmingCharacters(in: .whitespaces).lowercased()
+            let valid = scheme.first.map { $0.isASCII && $0.isLetter } == true
+                && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
+            guard valid else {
+                throw ValidationError(message: "--can-open \(list): \"\(part)\" is not a URL scheme (such as https or weather)")
+            }
+            schemes.insert(scheme)
+        }
+        return schemes
     }
 }
