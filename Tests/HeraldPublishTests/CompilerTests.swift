@@ -241,7 +241,8 @@ import Testing
             "fr": AlertContent(title: "Bienvenue", message: "Salut", actionButton: "Visiter"),
         ]
         let site = SiteCompiler().compile([try tenant([alert("welcome", "k", PublishFixture.may, content)], locales: ["en", "de", "fr", "es"])], at: PublishFixture.at)
-        #expect(site.warnings == ["t/app/welcome [de]: translated alerts show the en action button \"Take the tour\"; translate it with `herald campaign update welcome --app app --locale de --action-button …`"])
+        // (The copy lint's own warnings, about the button's case, are CopyLintTests' business.)
+        #expect(site.warnings.filter { !$0.contains("title case") } == ["t/app/welcome [de]: translated alerts show the en action button \"Take the tour\"; translate it with `herald campaign update welcome --app app --locale de --action-button …`"])
         let german = String(decoding: site.files.first { $0.path.description == "t/app/de/notifications.plist" }?.bytes ?? [], as: UTF8.self)
         #expect(german.contains("<string>https://x.example/tour</string>") && german.contains("<string>Take the tour</string>"))
     }

@@ -15,6 +15,10 @@ public struct MatrixDevice: Sendable, Equatable {
     public var secondsSince: [String: Int] = [:]
     public var flags: [String: [String]] = [:]
     public var seen: [String] = []
+    /// URL schemes the device can open (iNotify shows nothing when the ActionURL's is not one).
+    public var canOpen: [String] = MatrixDevice.webSchemes
+
+    static let webSchemes = ["http", "https"]
 
     /// The `herald preview` options that describe this device (besides tenant, app, locale, --at).
     public var previewArguments: [String] {
@@ -26,6 +30,7 @@ public struct MatrixDevice: Sendable, Equatable {
         for (id, count) in secondsSince.sorted(by: { $0.key < $1.key }) { arguments += ["--seconds-since", "\(id)=\(count)"] }
         for (id, names) in flags.sorted(by: { $0.key < $1.key }) { for name in names { arguments += ["--flag", "\(id)=\(name)"] } }
         for key in seen { arguments += ["--seen", key] }
+        if canOpen != Self.webSchemes { arguments += ["--can-open", canOpen.joined(separator: ",")] }
         return arguments
     }
 
@@ -37,6 +42,7 @@ public struct MatrixDevice: Sendable, Equatable {
         device.secondsSince = secondsSince
         for (id, names) in flags { device.flags[id, default: []].formUnion(names) }
         device.seen = Set(seen)
+        device.canOpen = Set(canOpen)
         return device
     }
 
@@ -89,8 +95,17 @@ public enum DeviceMatrix {
         }
         let os = version(.iOSVersionLessThan).map { VersionSteps.below($0) ?? $0 } ?? defaultOSVersion
         let wifiDemand = conditions.first { $0.type == .onWifi }.map { $0.value == .bool(true) }
+        // An alert whose ActionURL has the app's own scheme: the baseline device has the app and
+        // opens it; one row without it (or with an app that does not declare it) shows no alert.
+        let schemes = Set(campaign.content.values.compactMap { content -> String? in
+            guard case .alert(let alert) = content, let url = alert.actionURL?.rawValue,
+                let colon = url.firstIndex(of: ":") else { return nil }
+            let scheme = url[..<colon].lowercased()
+            return MatrixDevice.webSchemes.contains(scheme) ? nil : scheme
+        }).sorted()
         let baseline = MatrixDevice(
-            label: "Baseline: first run, inside every bound", appVersion: app, build: app, osVersion: os, wifi: wifiDemand ?? true)
+            label: "Baseline: first run, inside every bound", appVersion: app, build: app, osVersion: os, wifi: wifiDemand ?? true,
+            canOpen: MatrixDevice.webSchemes + schemes)
         var rows = [baseline]
         func add(_ device: MatrixDevice) {
             if let index = rows.firstIndex(where: { $0.sameDevice(as: device) }) {
@@ -155,6 +170,12 @@ public enum DeviceMatrix {
                 device.label = "flag \(limit) set"
                 add(device)
             }
+        }
+        if !schemes.isEmpty {
+            var device = baseline
+            device.canOpen = MatrixDevice.webSchemes
+            device.label = "cannot open \(schemes.map { "\($0)://" }.joined(separator: ", "))"
+            add(device)
         }
         if campaign.kind == .alert, let key = campaign.messageKey {
             var device = baseline
