@@ -6,7 +6,7 @@ import PackageDescription
 //   HeraldStore -> PostgresClient -> CLibPQ
 let package = Package(
     name: "Herald",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
     ],
