@@ -11,7 +11,7 @@ import HeraldCore
 /// `SitePlan`. Never writes outside the folder or through a symlink; a reader sees whole
 /// files (temp file beside the target, then rename) and whole new folders (filled under a
 /// hidden name, then renamed), and a run that dies anywhere leaves a marker the next run
-/// cleans up after.
+/// cleans up after. The phases a test can stop a run at are `CrashPoint`'s `site.*`.
 struct SiteFolder: Sendable {
     /// The folder's path, standardized: every file's path starts with it.
     let rootPath: String
@@ -142,13 +142,15 @@ struct SiteFolder: Sendable {
     func carryOut(_ plan: SitePlan) throws -> [String] {
         if plan.sweep { sweepTemporaryFiles() }
         try atomicWrite(plan.marker, to: markerPath)
+        CrashPoint.reached(.siteMarker)
         for folder in plan.tenantFolders where mkdir(folder, 0o755) != 0 && errno != EEXIST {
             throw SiteWriter.WriteError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
         _ = try Self.inParallel(plan.replace) { item, _ in
-            try atomicWrite(item.file.bytes, to: item.location.target)
+            try atomicWrite(item.file.bytes, to: item.location.target, crashPoints: true)
         }
         _ = try Self.inParallel(plan.newFolders) { folder, _ in try Self.create(folder) }
+        CrashPoint.reached(.siteRemovals)
         var removed: [String] = []
         for path in plan.remove {
             let target = rootPath + "/" + path
@@ -158,7 +160,9 @@ struct SiteFolder: Sendable {
             removed.append(path)
             removeEmptyDirectories(from: String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)]))
         }
+        CrashPoint.reached(.siteManifest)
         try atomicWrite(plan.manifest.serialized(), to: manifestPath)
+        CrashPoint.reached(.siteMarkerRemoval)
         unlink(markerPath)
         return removed
     }
@@ -190,7 +194,9 @@ struct SiteFolder: Sendable {
             }
             defer { close(descriptor) }
             try writeAll(item.file.bytes, to: descriptor, path: inside)
+            CrashPoint.reached(.siteFolderFile)
         }
+        CrashPoint.reached(.siteFolder)
         guard rename(staging, folder) == 0 else {
             throw SiteWriter.WriteError(description: "cannot move \(staging) to \(folder): \(String(cString: strerror(errno)))")
         }
@@ -207,8 +213,9 @@ struct SiteFolder: Sendable {
         }
     }
 
-    /// Temp file beside the target, then rename(2): atomic on one filesystem.
-    private func atomicWrite(_ bytes: [UInt8], to target: String) throws {
+    /// Temp file beside the target, then rename(2): atomic on one filesystem. `crashPoints`:
+    /// a published file (not the marker or the manifest), where a test may stop the run.
+    private func atomicWrite(_ bytes: [UInt8], to target: String, crashPoints: Bool = false) throws {
         let slash = target.lastIndex(of: "/") ?? target.startIndex
         let temporary = String(target[..<slash]) + "/." + target[target.index(after: slash)...] + ".herald-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -222,11 +229,13 @@ struct SiteFolder: Sendable {
             unlink(temporary)
             throw error
         }
+        if crashPoints { CrashPoint.reached(.siteTempFile) }
         if rename(temporary, target) != 0 {
             let failure = String(cString: strerror(errno))
             unlink(temporary)
             throw SiteWriter.WriteError(description: "cannot write \(target): \(failure)")
         }
+        if crashPoints { CrashPoint.reached(.siteFile) }
     }
 
     /// Temp files a killed run left behind (`.<name>.herald-<pid>`); only looked for after such a run.
