@@ -18,6 +18,18 @@ import Testing
         return files
     }
 
+    /// A time long past: a file that still has it was not rewritten.
+    static let longAgo = Date(timeIntervalSince1970: 1_000_000_000)
+
+    /// Sets every file's mtime (the manifest's too) to `longAgo`, so that a rewrite shows
+    /// however soon it comes (no waiting for the clock to tick); the mtimes as set.
+    func ageEveryFile(_ root: URL) throws -> [String: Date] {
+        for path in try snapshot(root).keys {
+            try FileManager.default.setAttributes([.modificationDate: Self.longAgo], ofItemAtPath: root.appendingPathComponent(path).path)
+        }
+        return try mtimes(root)
+    }
+
     func isHidden(_ path: String) -> Bool {
         path.split(separator: "/").contains { $0.hasPrefix(".") }
     }
@@ -69,10 +81,10 @@ import Testing
                 let first = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
                 #expect(first.stdout.contains("14 written, 0 unchanged, 0 removed"), "\(first)")
                 try expectEveryFileParses(out)
-                let before = try mtimes(out)
                 let bytes = try snapshot(out)
+                let before = try ageEveryFile(out)
+                #expect(Set(before.values) == [Self.longAgo])
 
-                Thread.sleep(forTimeInterval: 1.1)  // mtimes have one-second resolution on some filesystems
                 let again = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
                 #expect(again.stdout.contains("0 written, 14 unchanged, 0 removed"), "\(again)")
                 #expect(try mtimes(out) == before)
@@ -88,6 +100,7 @@ import Testing
                 for (path, date) in before where path != "acme/weather/de/notifications.plist" && path != ".herald-manifest" {
                     #expect(afterEdit[path] == date, "\(path) was rewritten")
                 }
+                #expect(afterEdit["acme/weather/de/notifications.plist"] != Self.longAgo)
 
                 // Archive the story: its files disappear, nothing else does.
                 try herald.succeed(["campaign", "archive", "tour", "--tenant", "acme", "--app", "weather"])
@@ -222,7 +235,19 @@ import Testing
                 waiting.environment = herald.environment
                 waiting.standardOutput = FileHandle.nullDevice
                 try waiting.run()
-                Thread.sleep(forTimeInterval: 1)
+                // It is blocked on the publish lock (seen in pg_locks), not merely slow to start.
+                let deadline = Date().addingTimeInterval(30)
+                var blocked = false
+                while !blocked, waiting.isRunning, Date() < deadline {
+                    blocked = try holder.query(
+                        """
+                        SELECT count(*) > 0 AS blocked FROM pg_locks
+                        WHERE locktype = 'advisory' AND NOT granted
+                          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                        """)[0].decode("blocked")
+                    if !blocked { usleep(10_000) }
+                }
+                #expect(blocked)
                 #expect(waiting.isRunning)
                 #expect(!FileManager.default.fileExists(atPath: out.path))
                 try holder.advisoryUnlock(PublishRunRepository.lockKey)
