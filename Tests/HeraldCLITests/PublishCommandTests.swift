@@ -148,10 +148,10 @@ import Testing
     }
 
     /// A first publish stopped (SIGKILL from inside, as `kill -9` at that instant) at each
-    /// phase of the site writer where the folder is half-made.
+    /// phase of the site writer where the folder is half-made (with nothing to remove,
+    /// `site.removals` is `site.manifest`).
     @Test(arguments: [
-        (CrashPoint.Phase.siteMarker, 1), (.siteFolderFile, 10), (.siteFolder, 2), (.siteRemovals, 1), (.siteManifest, 1),
-        (.siteMarkerRemoval, 1),
+        (CrashPoint.Phase.siteMarker, 1), (.siteFolderFile, 10), (.siteFolder, 2), (.siteManifest, 1), (.siteMarkerRemoval, 1),
     ])
     func aFirstPublishStoppedAt(_ phase: CrashPoint.Phase, nth: Int) throws {
         try publishStopped(at: phase, nth: nth, republish: false)
