@@ -1,18 +1,25 @@
 import Foundation
+import HeraldCore
 import PostgresClient
 
 /// What one run of the built `herald` binary did.
 public struct CommandResult: Sendable, CustomStringConvertible {
+    /// The exit status, or the signal's number when `killedBy` is set.
     public let status: Int32
+    /// The signal that ended the process (SIGKILL from a `CrashPoint`), if one did.
+    public let killedBy: Int32?
     public let stdout: String
     public let stderr: String
 
-    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    public var description: String {
+        "\(killedBy.map { "killed by signal \($0)" } ?? "exit \(status)")\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
 
-    public init(status: Int32, stdout: String, stderr: String) {
+    public init(status: Int32, killedBy: Int32? = nil, stdout: String, stderr: String) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
+        self.killedBy = killedBy
     }
 }
 
@@ -31,6 +38,13 @@ public struct HeraldCLI: Sendable {
         environment["COLUMNS"] = "200"
         for (key, value) in extra { environment[key] = value }
         self.environment = environment
+    }
+
+    /// The same CLI, killed (SIGKILL, from inside) the `nth` time a run reaches `phase`.
+    public func crashing(at phase: CrashPoint.Phase, nth: Int = 1) -> HeraldCLI {
+        var crashing = self
+        crashing.environment[CrashPoint.variable] = nth == 1 ? phase.rawValue : "\(phase.rawValue):\(nth)"
+        return crashing
     }
 
     public static func binaryURL() throws -> URL {
@@ -88,6 +102,7 @@ public struct HeraldCLI: Sendable {
         process.waitUntilExit()
         return CommandResult(
             status: process.terminationStatus,
+            killedBy: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }

@@ -1,12 +1,14 @@
 import Foundation
 import HeraldStore
 import PostgresClient
+import Synchronization
 
 /// One throwaway PostgreSQL per test process: started on first use, stopped and deleted at
 /// exit. Tests get databases of their own from it (`withTestDatabase`).
 public final class PostgresTestServer: Sendable {
     public let server: LocalPostgresServer
-    private let state = Mutex()
+    /// The names of templates already prepared.
+    private let prepared = Mutex<Set<String>>([])
 
     private static let sharedState = SharedServer()
 
@@ -35,7 +37,7 @@ public final class PostgresTestServer: Sendable {
 
     /// Creates template database `name` once per process: runs `prepare` on it, then marks it a template.
     public func prepareTemplate(_ name: String, _ prepare: (Connection) throws -> Void) throws {
-        try state.withLock { prepared in
+        try prepared.withLock { prepared in
             if prepared.contains(name) { return }
             let admin = try Connection(configuration: configuration(database: "postgres"))
             try admin.execute("CREATE DATABASE \(quoted(name))")
@@ -94,29 +96,23 @@ public func withTestDatabase<T: Sendable>(
 }
 
 /// Starts the shared server once, thread-safely, and stops it when the process exits.
-private final class SharedServer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var server: PostgresTestServer?
-    private var failure: (any Error)?
+private final class SharedServer: Sendable {
+    private let state = Mutex<Result<PostgresTestServer, any Error>?>(nil)
 
     func get() throws -> PostgresTestServer {
-        try lock.withLock {
-            if let server { return server }
-            if let failure { throw failure }
-            do {
-                let server = try PostgresTestServer()
-                self.server = server
-                atexit { stopSharedTestServer() }
-                return server
-            } catch {
-                failure = error
-                throw error
-            }
+        try state.withLock { state in
+            if let state { return try state.get() }
+            let made = Result { try PostgresTestServer() }
+            if case .success = made { atexit { stopSharedTestServer() } }
+            state = made
+            return try made.get()
         }
     }
 
     func stop() {
-        lock.withLock { server?.shutDown() }
+        state.withLock { state in
+            if case .success(let server) = state { server.shutDown() }
+        }
     }
 }
 
@@ -127,17 +123,5 @@ private func stopSharedTestServer() {
 extension PostgresTestServer {
     static func stopAtExit() {
         sharedState.stop()
-    }
-}
-
-/// The names of templates already prepared, behind a lock.
-private final class Mutex: @unchecked Sendable {
-    private let lock = NSLock()
-    private var prepared: Set<String> = []
-
-    func withLock<T>(_ body: (inout Set<String>) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&prepared)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldTestSupport
 import PostgresClient
 import Testing
@@ -75,45 +76,39 @@ import Testing
         }
     }
 
-    @Test func anIngestKilledPartWayKeepsWhatItCommittedAndARerunFinishesWithoutDoubleCounting() throws {
+    /// An ingest stopped (SIGKILL from inside, as `kill -9` at that instant) inside a batch's
+    /// transaction, or just after a commit, with two connections storing batches at once:
+    /// what it committed is whole batches, history and rollups agreeing, and a rerun of the
+    /// same input finishes it without counting anything twice.
+    @Test(arguments: [(CrashPoint.Phase.ingestCopied, 3), (.ingestCommitted, 3)])
+    func anIngestStoppedPartWayKeepsWhatItCommittedAndARerunFinishesWithoutDoubleCounting(
+        _ phase: CrashPoint.Phase, nth: Int
+    ) throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
                 let herald = HeraldCLI(database: database)
                 try herald.succeed(["apply", "-f", Self.example.path])
-                let total = 120_000
-                let batch = 1_000
+                let total = 2_000
+                let batch = 200
                 let input = root.appendingPathComponent("events.ndjson")
                 try Data(Self.events(total).utf8).write(to: input)
 
-                let process = Process()
-                process.executableURL = try HeraldCLI.binaryURL()
-                process.arguments = ["events", "ingest", input.path, "--batch-size", String(batch)]
-                process.environment = herald.environment
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                let watcher = try Connection(configuration: database)
-                try process.run()
-                // Kill it once a few batches are in, well before it can finish.
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline, process.isRunning {
-                    let stored: Int = try watcher.query("SELECT count(*) AS n FROM event_ids")[0].decode("n")
-                    if stored >= 3 * batch { break }
-                    usleep(5_000)
-                }
-                let killedWhileRunning = process.isRunning
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                #expect(killedWhileRunning, "the ingest finished before it could be killed; make the input larger")
+                let stopped = try herald.crashing(at: phase, nth: nth).run(
+                    ["events", "ingest", input.path, "--batch-size", String(batch), "--jobs", "2"])
+                #expect(stopped.killedBy == SIGKILL, "\(stopped)")
 
                 // Exactly the committed batches: whole batches, history and rollups agreeing.
+                let watcher = try Connection(configuration: database)
                 let afterKill = try rollupDisagreements(watcher)
                 #expect(afterKill.differences == 0)
-                #expect(afterKill.raw > 0 && afterKill.raw < total)
                 #expect(afterKill.raw % batch == 0, "a batch was half-stored: \(afterKill.raw)")
+                // Stopped at the nth commit: those n, and perhaps the other connection's one more.
+                let least = phase == .ingestCommitted ? nth * batch : 0
+                #expect(afterKill.raw >= least && afterKill.raw <= (nth + 1) * batch, "\(afterKill.raw) stored")
                 let ids: Int = try watcher.query("SELECT count(*) AS n FROM event_ids")[0].decode("n")
                 #expect(ids == afterKill.raw)
 
-                let rerun = try herald.succeed(["events", "ingest", input.path, "--json"])
+                let rerun = try herald.succeed(["events", "ingest", input.path, "--batch-size", String(batch), "--json"])
                 let summary = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
                 #expect(summary["inserted"] as? Int == total - afterKill.raw)
                 #expect(summary["duplicate"] as? Int == afterKill.raw)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldStore
 import HeraldTestSupport
 import PostgresClient
@@ -15,6 +16,22 @@ import Testing
             files[path] = try Data(contentsOf: url)
         }
         return files
+    }
+
+    /// A time long past: a file that still has it was not rewritten.
+    static let longAgo = Date(timeIntervalSince1970: 1_000_000_000)
+
+    /// Sets every file's mtime (the manifest's too) to `longAgo`, so that a rewrite shows
+    /// however soon it comes (no waiting for the clock to tick); the mtimes as set.
+    func ageEveryFile(_ root: URL) throws -> [String: Date] {
+        for path in try snapshot(root).keys {
+            try FileManager.default.setAttributes([.modificationDate: Self.longAgo], ofItemAtPath: root.appendingPathComponent(path).path)
+        }
+        return try mtimes(root)
+    }
+
+    func isHidden(_ path: String) -> Bool {
+        path.split(separator: "/").contains { $0.hasPrefix(".") }
     }
 
     func mtimes(_ root: URL) throws -> [String: Date] {
@@ -64,10 +81,10 @@ import Testing
                 let first = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
                 #expect(first.stdout.contains("14 written, 0 unchanged, 0 removed"), "\(first)")
                 try expectEveryFileParses(out)
-                let before = try mtimes(out)
                 let bytes = try snapshot(out)
+                let before = try ageEveryFile(out)
+                #expect(Set(before.values) == [Self.longAgo])
 
-                Thread.sleep(forTimeInterval: 1.1)  // mtimes have one-second resolution on some filesystems
                 let again = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
                 #expect(again.stdout.contains("0 written, 14 unchanged, 0 removed"), "\(again)")
                 #expect(try mtimes(out) == before)
@@ -83,6 +100,7 @@ import Testing
                 for (path, date) in before where path != "acme/weather/de/notifications.plist" && path != ".herald-manifest" {
                     #expect(afterEdit[path] == date, "\(path) was rewritten")
                 }
+                #expect(afterEdit["acme/weather/de/notifications.plist"] != Self.longAgo)
 
                 // Archive the story: its files disappear, nothing else does.
                 try herald.succeed(["campaign", "archive", "tour", "--tenant", "acme", "--app", "weather"])
@@ -129,46 +147,68 @@ import Testing
         }
     }
 
-    @Test func aPublishKilledHalfWayLeavesParseableFilesAndTheNextRunCompletes() throws {
+    /// A first publish stopped (SIGKILL from inside, as `kill -9` at that instant) at each
+    /// phase of the site writer where the folder is half-made (with nothing to remove,
+    /// `site.removals` is `site.manifest`).
+    @Test(arguments: [
+        (CrashPoint.Phase.siteMarker, 1), (.siteFolderFile, 10), (.siteFolder, 2), (.siteManifest, 1), (.siteMarkerRemoval, 1),
+    ])
+    func aFirstPublishStoppedAt(_ phase: CrashPoint.Phase, nth: Int) throws {
+        try publishStopped(at: phase, nth: nth, republish: false)
+    }
+
+    /// A republish that rewrites files in place, adds folders to existing apps and removes
+    /// files, stopped at each phase.
+    @Test(arguments: [
+        (CrashPoint.Phase.siteMarker, 1), (.siteTempFile, 5), (.siteFile, 5), (.siteFolderFile, 3), (.siteFolder, 2),
+        (.siteRemovals, 1), (.siteManifest, 1), (.siteMarkerRemoval, 1),
+    ])
+    func aRepublishStoppedAt(_ phase: CrashPoint.Phase, nth: Int) throws {
+        try publishStopped(at: phase, nth: nth, republish: true)
+    }
+
+    /// The run stopped at `phase` (its `nth` arrival) leaves every published file whole (as
+    /// the last run left it or as this one makes it), the manifest as the last complete run
+    /// left it, and its marker, so the next run sweeps up and finishes the site exactly as
+    /// an uninterrupted run makes it.
+    func publishStopped(at phase: CrashPoint.Phase, nth: Int, republish: Bool) throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
-                try LargeSiteFixture.populate(try Connection(configuration: database), apps: 150, campaignsPerApp: 12)
-                let out = root.appendingPathComponent("site")
+                // 4 apps × 3 locales, 8 campaigns each: 72 files, one new folder per app.
+                let admin = try Connection(configuration: database)
+                try LargeSiteFixture.populate(admin, apps: 4, campaignsPerApp: 8)
                 let herald = HeraldCLI(database: database)
-                let process = Process()
-                process.executableURL = try HeraldCLI.binaryURL()
-                process.arguments = ["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"]
-                process.environment = herald.environment
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                // Kill it once it has started writing files, well before it can finish.
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline, process.isRunning {
-                    let written = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String] ?? [])
-                        .filter { $0.hasSuffix("control.json") }.count
-                    if written > 20 { break }
-                    usleep(2_000)
+                let out = root.appendingPathComponent("site")
+                let publish = ["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"]
+                var before: [String: Data] = [:]
+                if republish {
+                    try herald.succeed(publish)
+                    before = try snapshot(out)
+                    // Every alert's text changes (plists rewritten in place), the stories stop
+                    // (their files go) and a locale is added (a new folder in each app).
+                    try admin.execute("UPDATE alert_contents SET title = title || ' (new)'")
+                    try admin.execute("UPDATE campaigns SET status = 'paused' WHERE kind = 'story'")
+                    try admin.execute("UPDATE apps SET locales = '{de,en,es,fr}'")
                 }
-                let killedWhileRunning = process.isRunning
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                #expect(killedWhileRunning, "the publish finished before it could be killed; make the site larger")
-                #expect(process.terminationReason == .uncaughtSignal)
-                let partial = try snapshot(out).keys.filter { !$0.hasPrefix(".") && !$0.contains("/.") }
-                #expect(!partial.isEmpty)
-                #expect(partial.count < 150 * 3 * 2 + 1)  // not the whole site
-                try expectEveryFileParses(out)  // hidden temp files aside, nothing is half-written
+                // What an uninterrupted run makes of the same data.
+                let reference = root.appendingPathComponent("reference")
+                try herald.succeed(["publish", "--out", reference.path, "--at", "2026-06-01T00:00:00Z"])
+                let expected = try snapshot(reference)
 
-                let next = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
-                #expect(next.stdout.contains("published"), "\(next)")
-                let complete = try snapshot(out)
-                #expect(complete.keys.filter { $0.contains("/.") }.isEmpty, "temp files were left behind")
+                let stopped = try herald.crashing(at: phase, nth: nth).run(publish)
+                #expect(stopped.killedBy == SIGKILL, "\(stopped)")
+                let left = try snapshot(out)
+                for (path, data) in left where !isHidden(path) {
+                    #expect(data == before[path] || data == expected[path], "\(path) is neither the old file nor the new one")
+                }
                 try expectEveryFileParses(out)
-                // 150 apps × 3 locales × (control + plist) + stories (3 per app × 3 locales × 2 files)
-                #expect(complete.keys.filter { $0.hasSuffix("control.json") }.count == 450)
-                #expect(complete.keys.filter { $0.hasSuffix(".push.json") }.count == 150 * 3 * 3)
-                let final = try herald.succeed(["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"])
+                #expect(left[".herald-writing"] != nil, "no marker for the next run")
+                let manifest = left[".herald-manifest"]
+                #expect(manifest == (phase == .siteMarkerRemoval ? expected : before)[".herald-manifest"])
+
+                try herald.succeed(publish)
+                #expect(try snapshot(out) == expected)  // the manifest included; no temp file, marker or hidden folder left
+                let final = try herald.succeed(publish)
                 #expect(final.stdout.contains(" 0 written"), "\(final)")
             }
         }
@@ -195,7 +235,19 @@ import Testing
                 waiting.environment = herald.environment
                 waiting.standardOutput = FileHandle.nullDevice
                 try waiting.run()
-                Thread.sleep(forTimeInterval: 1)
+                // It is blocked on the publish lock (seen in pg_locks), not merely slow to start.
+                let deadline = Date().addingTimeInterval(30)
+                var blocked = false
+                while !blocked, waiting.isRunning, Date() < deadline {
+                    blocked = try holder.query(
+                        """
+                        SELECT count(*) > 0 AS blocked FROM pg_locks
+                        WHERE locktype = 'advisory' AND NOT granted
+                          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                        """)[0].decode("blocked")
+                    if !blocked { usleep(10_000) }
+                }
+                #expect(blocked)
                 #expect(waiting.isRunning)
                 #expect(!FileManager.default.fileExists(atPath: out.path))
                 try holder.advisoryUnlock(PublishRunRepository.lockKey)

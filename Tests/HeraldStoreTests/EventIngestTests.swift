@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldTestSupport
 import PostgresClient
 import PropertyBased
+import Synchronization
 import Testing
 
 /// One NDJSON event line; every field can be overridden.
@@ -295,15 +296,14 @@ func ingestInParallel(_ records: [EventRecord], batchSize: Int, jobs: Int, _ dat
 }
 
 /// A value behind a lock, for tests that run work on several threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
+final class Locked<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
 
-    init(_ value: Value) { stored = value }
+    init(_ value: Value) { stored = Mutex(value) }
 
-    var value: Value { lock.withLock { stored } }
+    var value: Value { stored.withLock { $0 } }
 
-    func mutate<T>(_ body: (inout Value) -> T) -> T {
-        lock.withLock { body(&stored) }
+    func mutate<T: Sendable>(_ body: (inout Value) -> T) -> T {
+        stored.withLock { body(&$0) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 @testable import HeraldStore
 import HeraldTestSupport
 import PostgresClient
+import Synchronization
 import Testing
 
 @Suite struct MigratorTests {
@@ -165,11 +166,10 @@ import Testing
 }
 
 /// Thread-safe collector for the concurrency test.
-final class Outcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Int] = []
-    func add(_ value: Int) { lock.withLock { storage.append(value) } }
-    var values: [Int] { lock.withLock { storage } }
+final class Outcomes: Sendable {
+    private let storage = Mutex<[Int]>([])
+    func add(_ value: Int) { storage.withLock { $0.append(value) } }
+    var values: [Int] { storage.withLock { $0 } }
 }
 
 @Suite struct VersionRuleInTheDatabaseTests {

@@ -1,21 +1,19 @@
-import Foundation
+import Synchronization
 
 /// Fixed slots that concurrent iterations (`DispatchQueue.concurrentPerform`) fill, each
 /// index by exactly one of them; read back in index order once they are done.
-final class ConcurrentSlots<Element>: @unchecked Sendable {
-    // Invariant behind @unchecked Sendable: `slots` is only touched under `lock`.
-    private let lock = NSLock()
-    private var slots: [Element?]
+final class ConcurrentSlots<Element: Sendable>: Sendable {
+    private let slots: Mutex<[Element?]>
 
     init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+        slots = Mutex(Array(repeating: nil, count: count))
     }
 
     subscript(index: Int) -> Element? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
+        get { slots.withLock { $0[index] } }
+        set { slots.withLock { $0[index] = newValue } }
     }
 
     /// The filled slots, in index order.
-    var values: [Element] { lock.withLock { slots.compactMap { $0 } } }
+    var values: [Element] { slots.withLock { $0.compactMap { $0 } } }
 }

@@ -138,6 +138,7 @@ public final class EventIngestor {
                         "COPY event_staging (event_id, tenant_id, app_id, campaign_id, device, kind, at, day, locale, app_version, os_version) FROM STDIN WITH (FORMAT binary)"
                     ) { try $0.write(rows) }
                 }
+                CrashPoint.reached(.ingestCopied)
                 try timed("keep new ids") { try Self.keepNewIDs(connection, staged: kept.count) }
                 _ = try timed("store events") { try connection.execute(Self.storeEvents) }
                 let inserted: Int = try timed("add to rollups") { try connection.query(Self.addToRollups)[0].decode("inserted") }

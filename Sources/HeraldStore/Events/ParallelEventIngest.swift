@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import Synchronization
 
 /// One ingest spread over several connections: each worker thread owns a connection and an
 /// `EventIngestor` and stores a batch per transaction, so PostgreSQL works on several
@@ -43,6 +44,7 @@ public final class ParallelEventIngest {
             Thread { [queue] in
                 while let (sequence, batch) = queue.take(next) {
                     let result = Result { try worker.ingestor.ingest(batch) }
+                    if case .success = result { CrashPoint.reached(.ingestCommitted) }
                     queue.put(sequence, result)
                 }
                 queue.workerFinished()
@@ -73,74 +75,78 @@ public final class ParallelEventIngest {
 }
 
 /// An ingestor confined to one worker thread after it is made.
+// @unchecked: hands a non-Sendable ingestor (its libpq connection) to the one thread that uses it; nothing is shared.
 private final class WorkerState: @unchecked Sendable {
     let ingestor: EventIngestor
     init(ingestor: EventIngestor) { self.ingestor = ingestor }
 }
 
 /// Hands batches to the workers (numbered in input order) and their results back in order.
-private final class ResultQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var nextSequence = 0
-    private var inputEnded = false
-    private var stopped = false
-    private var finishedWorkers = 0
-    private var results: [Int: Result<ParallelEventIngest.BatchResult, any Error>] = [:]
+private final class ResultQueue: Sendable {
+    private struct State {
+        var nextSequence = 0
+        var inputEnded = false
+        var stopped = false
+        var finishedWorkers = 0
+        var results: [Int: Result<ParallelEventIngest.BatchResult, any Error>] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Signalled once per result or finished worker: the one thread waiting in `result` looks again.
+    private let changed = DispatchSemaphore(value: 0)
 
     /// The next batch and its number, or nil when the input ended or the run stopped. Reading
     /// the input under the lock keeps numbers in input order.
     func take(_ next: () throws -> [EventRecord]?) -> (Int, [EventRecord])? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !inputEnded, !stopped else { return nil }
-        let sequence = nextSequence
-        do {
-            guard let batch = try next() else {
-                inputEnded = true
-                return nil
+        let (taken, failed) = state.withLock { state -> ((Int, [EventRecord])?, Bool) in
+            guard !state.inputEnded, !state.stopped else { return (nil, false) }
+            let sequence = state.nextSequence
+            do {
+                guard let batch = try next() else {
+                    state.inputEnded = true
+                    return (nil, false)
+                }
+                state.nextSequence += 1
+                return ((sequence, batch), false)
+            } catch {
+                state.inputEnded = true
+                state.nextSequence += 1
+                state.results[sequence] = .failure(error)
+                return (nil, true)
             }
-            nextSequence += 1
-            return (sequence, batch)
-        } catch {
-            inputEnded = true
-            nextSequence += 1
-            results[sequence] = .failure(error)
-            condition.broadcast()
-            return nil
         }
+        if failed { changed.signal() }
+        return taken
     }
 
     func put(_ sequence: Int, _ result: Result<ParallelEventIngest.BatchResult, any Error>) {
-        condition.lock()
-        results[sequence] = result
-        if case .failure = result { stopped = true }
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { state in
+            state.results[sequence] = result
+            if case .failure = result { state.stopped = true }
+        }
+        changed.signal()
     }
 
     func workerFinished() {
-        condition.lock()
-        finishedWorkers += 1
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.finishedWorkers += 1 }
+        changed.signal()
     }
 
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.stopped = true }
     }
 
     /// Result number `sequence`, waiting for it. Every number handed out gets a result, so
     /// once every worker has finished and it is not there, there are no more.
     func result(_ sequence: Int, workers: Int) -> Result<ParallelEventIngest.BatchResult, any Error>? {
-        condition.lock()
-        defer { condition.unlock() }
         while true {
-            if let result = results.removeValue(forKey: sequence) { return result }
-            if finishedWorkers == workers { return nil }
-            condition.wait()
+            let found = state.withLock { state -> (Result<ParallelEventIngest.BatchResult, any Error>?, Bool) in
+                if let result = state.results.removeValue(forKey: sequence) { return (result, true) }
+                return (nil, state.finishedWorkers == workers)
+            }
+            if let result = found.0 { return result }
+            if found.1 { return nil }
+            changed.wait()
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import PostgresClient
+import Synchronization
 
 /// Loads whole campaigns in five queries whatever their number: campaigns, conditions and
 /// one per content kind. The same loader serves `show`, `export` and the publisher's snapshot.
@@ -202,23 +203,22 @@ struct CampaignLoader {
 }
 
 /// The four decoded parts of a load, each set by one concurrent iteration.
-private final class DecodedParts: @unchecked Sendable {
+private final class DecodedParts: Sendable {
     enum Part {
         case conditions([Int64: [Condition]])
         case content(CampaignLoader.ContentByCampaign)
     }
 
-    private let lock = NSLock()
-    private var parts: [Int: Result<Part, any Error>] = [:]
+    private let parts = Mutex<[Int: Result<Part, any Error>]>([:])
 
     func set(_ index: Int, _ make: () throws -> Part) {
         let result = Result { try make() }
-        lock.withLock { parts[index] = result }
+        parts.withLock { $0[index] = result }
     }
 
     /// In order; the first failure is thrown.
     func results() throws -> [Part] {
-        let ordered = lock.withLock { parts.sorted { $0.key < $1.key }.map(\.value) }
+        let ordered = parts.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
         return try ordered.map { try $0.get() }
     }
 }

@@ -3,7 +3,7 @@ import Dispatch
 /// Owns one `Connection` on a private serial queue, so blocking libpq calls never run on
 /// Swift's cooperative thread pool and the connection is only ever touched from one place.
 public final class ConnectionQueue: @unchecked Sendable {
-    // Invariant behind @unchecked Sendable: `connection` is used only inside `queue`.
+    // @unchecked: a serial queue, not a Mutex, guards the non-Sendable libpq connection (its calls block; `run` frees the awaiting thread).
     private let connection: Connection
     private let queue = DispatchQueue(label: "PostgresClient.ConnectionQueue")
     /// Marks the queue, so a call made from inside it runs at once instead of deadlocking.

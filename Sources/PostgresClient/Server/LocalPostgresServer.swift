@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,15 +12,23 @@ import Foundation
 /// child of this process: Foundation's Process hangs on `pg_ctl start`, whose daemon
 /// inherits the pipe (swift-corelibs-foundation #4795). PostgreSQL refuses to run as root,
 /// so as root it runs as the `postgres` OS user.
-public final class LocalPostgresServer: @unchecked Sendable {
-    // Invariant behind @unchecked Sendable: `process` is only touched under `lock`.
+public final class LocalPostgresServer: Sendable {
     public let directory: URL
     public let binaries: PostgresServerBinaries
-    public var settings: [String: String] = [:]
     /// The comment line `configureLocalOnly` writes above its settings, and finds to know it did.
     public let localOnlyMarker: String
-    private let lock = NSLock()
-    private var process: Process?
+    private let state = Mutex(State())
+
+    private struct State {
+        var settings: [String: String] = [:]
+        var process: Process?
+    }
+
+    /// `-c` settings for the next `start` (and `configureLocalOnly`).
+    public var settings: [String: String] {
+        get { state.withLock { $0.settings } }
+        set { state.withLock { $0.settings = newValue } }
+    }
 
     public init(directory: URL, binaries: PostgresServerBinaries, localOnlyMarker: String = "# local only") {
         self.directory = directory
@@ -63,7 +72,7 @@ public final class LocalPostgresServer: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         try handOverToPostgresUser(logFile)
         let process = try launch(binaries.postgres, arguments, log: logFile)
-        lock.withLock { self.process = process }
+        state.withLock { $0.process = process }
         let probe = configuration(database: "postgres")
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -134,15 +143,15 @@ public final class LocalPostgresServer: @unchecked Sendable {
 
     /// Fast shutdown (SIGINT), then waits for the server to exit.
     public func stop() throws {
-        guard let process = lock.withLock({ self.process }) else { return }
+        guard let process = state.withLock({ $0.process }) else { return }
         if process.isRunning {
             kill(process.processIdentifier, SIGINT)
             process.waitUntilExit()
         }
-        lock.withLock { self.process = nil }
+        state.withLock { $0.process = nil }
     }
 
-    public var processIdentifier: Int32? { lock.withLock { process?.processIdentifier } }
+    public var processIdentifier: Int32? { state.withLock { $0.process?.processIdentifier } }
 
     // MARK: Running as the postgres user when root
 
