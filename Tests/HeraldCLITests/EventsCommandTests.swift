@@ -10,14 +10,7 @@ import Testing
 
     /// `count` events for the example's acme/weather campaigns, numbered from `first`.
     static func events(_ count: Int, first: Int = 0) -> String {
-        let campaigns = ["spring-sale", "welcome", "tour"]
-        let kinds = ["delivered", "impression", "click", "dismiss"]
-        var text = ""
-        for n in first..<(first + count) {
-            let id = String(format: "00000000-0000-4000-8000-%012d", n)
-            text += #"{"event_id":"\#(id)","tenant":"acme","app":"weather","campaign":"\#(campaigns[n % 3])","device":"d-\#(n % 97)","kind":"\#(kinds[n % 4])","at":"2026-11-\#(10 + n % 5)T12:00:00Z","locale":"\#(n % 2 == 0 ? "en" : "de")","app_version":"2.4.0"}"# + "\n"
-        }
-        return text
+        SampleEvents.ndjson(count, first: first)
     }
 
     @Test func ingestReportsCountsWritesRejectsAndExits65() throws {

@@ -2,53 +2,34 @@ import Foundation
 import HeraldCore
 import HeraldPublish
 
-/// A campaign's state as a device sees it at the board's moment.
-enum CampaignState: Equatable, Sendable {
-    case live
-    case scheduled(starts: Date)
-    case ended(ended: Date)
-    case draft, paused, archived
+/// A campaign's badge: its state as a device sees it at the board's moment (HeraldCore's
+/// `CampaignState`, the one rule `campaign list` uses too), with the times the badge names.
+struct CampaignBadge: Equatable, Sendable {
+    let state: CampaignState
+    let startsAt: Date?
+    let endsAt: Date?
 
     init(_ campaign: CampaignSpec, at: Date) {
-        switch campaign.status {
-        case .draft: self = .draft
-        case .paused: self = .paused
-        case .archived: self = .archived
-        case .active:
-            if let starts = campaign.startsAt, at < starts {
-                self = .scheduled(starts: starts)
-            } else if let ends = campaign.endsAt, at >= ends {
-                self = .ended(ended: ends)
-            } else {
-                self = .live
-            }
-        }
+        state = CampaignState(campaign, at: at)
+        startsAt = campaign.startsAt
+        endsAt = campaign.endsAt
     }
 
     /// One word, also the CSS class of its badge.
-    var name: String {
-        switch self {
-        case .live: "live"
-        case .scheduled: "scheduled"
-        case .ended: "ended"
-        case .draft: "draft"
-        case .paused: "paused"
-        case .archived: "archived"
-        }
-    }
+    var name: String { state.rawValue }
 
     /// What the badge says, with the time relative to the board's moment.
     func label(at: Date) -> String {
-        switch self {
-        case .scheduled(let starts): "scheduled · starts \(Relative.phrase(from: at, to: starts))"
-        case .ended(let ended): "ended \(Relative.phrase(from: at, to: ended))"
+        switch state {
+        case .scheduled: startsAt.map { "scheduled · starts \(Relative.phrase(from: at, to: $0))" } ?? name
+        case .ended: endsAt.map { "ended \(Relative.phrase(from: at, to: $0))" } ?? name
         default: name
         }
     }
 
     /// Where it sorts in a list: what devices get now first, archived last.
     var order: Int {
-        switch self {
+        switch state {
         case .live: 0
         case .scheduled: 1
         case .paused: 2
@@ -59,7 +40,7 @@ enum CampaignState: Equatable, Sendable {
     }
 
     /// Devices get it now.
-    var isLive: Bool { self == .live }
+    var isLive: Bool { state == .live }
 }
 
 /// "in 3 days", "2 hours ago": coarse on purpose, so that a board regenerated from cron

@@ -7,7 +7,7 @@ import HeraldPublish
 enum CampaignPage {
     static func render(_ campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, context: BoardContext) -> HTML {
         let at = context.input.at
-        let state = CampaignState(campaign, at: at)
+        let state = CampaignBadge(campaign, at: at)
         let publishWarnings = context.warnings.publishWarnings(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
         let copy = context.warnings.copyFindings(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
         var facts: [HTML] = [

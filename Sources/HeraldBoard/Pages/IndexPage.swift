@@ -35,10 +35,10 @@ enum IndexPage {
 
     private static func appSection(_ app: AppSpec, tenant: TenantSpec, context: BoardContext, at: Date) -> HTML {
         let ordered = app.campaigns.sorted {
-            (CampaignState($0, at: at).order, $0.key.rawValue) < (CampaignState($1, at: at).order, $1.key.rawValue)
+            (CampaignBadge($0, at: at).order, $0.key.rawValue) < (CampaignBadge($1, at: at).order, $1.key.rawValue)
         }
         let rows: [HTML] = ordered.map { campaign in
-            let state = CampaignState(campaign, at: at)
+            let state = CampaignBadge(campaign, at: at)
             let notes = context.warnings.count(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
             let locales = campaign.locales.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "all"
             return """

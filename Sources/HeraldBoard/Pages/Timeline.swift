@@ -23,8 +23,8 @@ enum Timeline {
         let campaigns = app.campaigns.filter { campaign in
             campaign.status != .archived && (campaign.startsAt.map { $0 < end } ?? true) && (campaign.endsAt.map { $0 > start } ?? true)
         }.sorted {
-            (CampaignState($0, at: at).order, $0.startsAt ?? .distantPast, $0.key.rawValue)
-                < (CampaignState($1, at: at).order, $1.startsAt ?? .distantPast, $1.key.rawValue)
+            (CampaignBadge($0, at: at).order, $0.startsAt ?? .distantPast, $0.key.rawValue)
+                < (CampaignBadge($1, at: at).order, $1.startsAt ?? .distantPast, $1.key.rawValue)
         }
         guard !campaigns.isEmpty else { return "<p class=\"muted\">No campaign scheduled between \(When.text(start)) and \(When.text(end)).</p>" }
         let plot = width - labelWidth - 12
@@ -49,7 +49,7 @@ enum Timeline {
         }
         for (row, campaign) in campaigns.enumerated() {
             let y = head + rowHeight * Double(row)
-            let state = CampaignState(campaign, at: at)
+            let state = CampaignBadge(campaign, at: at)
             let from = x(campaign.startsAt ?? start)
             let to = x(campaign.endsAt ?? end)
             let name = campaign.name.count > 24 ? String(campaign.name.prefix(23)) + "…" : campaign.name
@@ -69,7 +69,7 @@ enum Timeline {
         body += "<line class=\"now\" x1=\"\(nowX)\" x2=\"\(nowX)\" y1=\"\(Charts.number(head - 6))\" y2=\"\(Charts.number(height - 16))\"/>"
         body += "<text class=\"now-label\" x=\"\(nowX)\" y=\"\(Charts.number(height - 3))\" text-anchor=\"middle\">\(HTML.escape(When.text(at)))</text>"
         let description = campaigns.map { campaign in
-            "\(campaign.name): \(CampaignState(campaign, at: at).label(at: at)), \(When.schedule(campaign))"
+            "\(campaign.name): \(CampaignBadge(campaign, at: at).label(at: at)), \(When.schedule(campaign))"
         }.joined(separator: "; ")
         return "<svg class=\"timeline\" viewBox=\"0 0 \(Charts.number(width)) \(Charts.number(height))\" role=\"img\" aria-labelledby=\"\(id)-t \(id)-d\"><title id=\"\(id)-t\">Schedules of \(app.name) from \(When.text(start)) to \(When.text(end))</title><desc id=\"\(id)-d\">\(description)</desc>\(HTML(trusted: body))</svg>"
     }
