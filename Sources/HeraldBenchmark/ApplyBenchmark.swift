@@ -71,7 +71,7 @@ func runApplyBenchmark(apps: Int, campaignsPerApp: Int, runs: Int) throws {
     // Reading and checking the file alone (no database): part of every apply.
     var parses: [Double] = []
     for _ in 0..<runs { parses.append(try herald(["validate", "-f", file.path], database: source).seconds) }
-    line("validate (parse and check the file; median of \(runs))", String(format: "%.2f s  (%@)", median(parses), times(parses)))
+    line("validate alone (median of \(runs))", String(format: "%.2f s  (%@)", median(parses), times(parses)))
 
     // Into an empty (migrated) database.
     let target = try server.createDatabase()
@@ -102,7 +102,7 @@ func runApplyBenchmark(apps: Int, campaignsPerApp: Int, runs: Int) throws {
         guard summary(output) == "applied 1 change(s)" else { throw CLIRunnerError(message: "one edit applied as:\n\(output)") }
         oneChange.append(elapsed)
     }
-    line("apply with one campaign changed (median of \(runs))", String(format: "%.2f s  (%@)", median(oneChange), times(oneChange)))
+    line("apply, one campaign renamed (median of \(runs))", String(format: "%.2f s  (%@)", median(oneChange), times(oneChange)))
 
     var exports: [Double] = []
     for _ in 0..<runs {
