@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
 
-/// A tenant as `apply` finds it: its apps, and every campaign (archived ones included) of
-/// the apps the file lists, read in a fixed number of queries.
+/// A tenant as `apply` finds it: those of its apps the file lists, and every campaign of
+/// them (archived ones included), read in a fixed number of queries.
 struct TenantState {
+    /// By slug; apps the file does not list are left out (and alone).
     var apps: [Slug: AppRecord]
     /// By app id, then campaign key.
     var campaigns: [Int64: [Slug: CampaignRecord]]
