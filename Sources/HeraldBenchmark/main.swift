@@ -10,6 +10,9 @@ import PostgresClient
 //   herald-benchmark events [EVENTS] [TOTAL] delivery events: ingest EVENTS (default 1,000,000)
 //                                           beside a plain COPY, then grow to TOTAL (default
 //                                           10,000,000) and time campaign_summary
+//   herald-benchmark apply [APPS] [CAMPAIGNS] [RUNS]  campaigns as code: apply the exported site
+//                                           (default 1000 20) into an empty database, again
+//                                           unchanged, with one change, and export (RUNS times, default 3)
 
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let apps = arguments.first ?? 1000
@@ -204,7 +207,9 @@ func runBenchmark() throws {
 }
 
 do {
-    if CommandLine.arguments.dropFirst().first == "events" {
+    if CommandLine.arguments.dropFirst().first == "apply" {
+        try runApplyBenchmark(apps: apps, campaignsPerApp: campaigns, runs: max(1, arguments.dropFirst(2).first ?? 3))
+    } else if CommandLine.arguments.dropFirst().first == "events" {
         try runEventsBenchmark(events: arguments.first ?? 1_000_000, total: arguments.dropFirst().first ?? 10_000_000)
     } else {
         try runBenchmark()

@@ -3,10 +3,20 @@ import Yams
 
 extension CampaignsDocument {
     /// Reads YAML (or JSON, which YAML includes) and reports every problem with its path.
+    /// A file in the canonical form (`yaml()`, `herald export`) is read in one pass; any other
+    /// goes through the general reader.
     public static func parse(_ text: String, fileName: String) -> Result<CampaignsDocument, ValidationErrors> {
+        if let document = CanonicalCampaignsReader.read(text) { return .success(document) }
+        return parseAnyForm(text, fileName: fileName)
+    }
+
+    /// The general reader: Yams composes the node tree (every scalar a string: the parser
+    /// reads numbers, times and booleans from the text itself, so Yams's regular-expression
+    /// type resolution is not asked for), then the fields are read and checked one by one.
+    static func parseAnyForm(_ text: String, fileName: String) -> Result<CampaignsDocument, ValidationErrors> {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, .basic)
         } catch {
             return .failure(ValidationErrors([ValidationError(path: fileName, message: "not valid YAML or JSON: \(error)")]))
         }

@@ -12,6 +12,13 @@ public struct ApplyStep: Sendable, Equatable, CustomStringConvertible {
     /// Changed fields for updates, the kind for created campaigns.
     public let details: [String]
 
+    public init(action: Action, entity: String, path: String, details: [String]) {
+        self.action = action
+        self.entity = entity
+        self.path = path
+        self.details = details
+    }
+
     public var description: String {
         switch action {
         case .create: "+ \(entity) \(path)\(details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")"
@@ -25,6 +32,10 @@ public struct ApplyStep: Sendable, Equatable, CustomStringConvertible {
 /// what differs, archives the campaigns of a listed app that the file no longer lists.
 /// Everything happens in the caller's one transaction, so the steps it returns are exactly
 /// what the database accepted; a dry run is the same work rolled back.
+///
+/// Set-based: each tenant's current state is read in a fixed number of queries, the plan is
+/// made in memory (ApplyPlanner, with the repositories' own rules), and only the differences
+/// are written, a few statements per table (ApplyWriter), whatever the number of campaigns.
 public struct CampaignsApplier {
     public let now: Date
 
@@ -54,53 +65,30 @@ public struct CampaignsApplier {
     }
 
     private func apply(_ desired: TenantSpec, in session: TenantSession) throws -> [ApplyStep] {
-        var steps: [ApplyStep] = []
-        let existingApps = Dictionary(uniqueKeysWithValues: try session.apps.list().map { ($0.spec.slug, $0) })
-        for desiredApp in desired.apps {
-            let path = "\(desired.slug)/\(desiredApp.slug)"
-            let app: AppRecord
-            if let existing = existingApps[desiredApp.slug] {
-                let changes = Self.changes(from: existing.spec, to: desiredApp)
-                if changes.isEmpty {
-                    app = existing
-                } else {
-                    app = try session.apps.update(desiredApp.slug, changes)
-                    steps.append(ApplyStep(action: .update, entity: "app", path: path, details: Self.changedFields(existing.spec, desiredApp)))
-                }
-            } else {
-                app = try session.apps.create(desiredApp)
-                steps.append(ApplyStep(action: .create, entity: "app", path: path, details: []))
+        let current = try Self.read(desired, in: session)
+        let connection = session.connection
+        let storedApps = current.apps.values.map(\.id)
+        var planner = ApplyPlanner(now: now) {
+            var keys: [Int64: Set<String>] = [:]
+            for row in try connection.query(ApplySQL.messageKeys, [storedApps.map(String.init)]) {
+                keys[try row.decode("app_id"), default: []].insert(try row.decode("message_key"))
             }
-            steps += try apply(desiredApp.campaigns, to: app, path: path, in: session)
+            return keys
         }
-        return steps
+        let plan = try planner.plan(desired, current: current)
+        if !plan.writesNothing { try ApplyWriter(connection: connection).write(plan) }
+        return plan.steps
     }
 
-    private func apply(_ desired: [CampaignSpec], to app: AppRecord, path: String, in session: TenantSession) throws
-        -> [ApplyStep]
-    {
-        var steps: [ApplyStep] = []
-        let current = Dictionary(uniqueKeysWithValues: try session.campaigns.load(appIDs: [app.id]).map { ($0.spec.key, $0) })
-        for campaign in desired {
-            let campaignPath = "\(path)/\(campaign.key)"
-            if current[campaign.key] != nil {
-                let changed = try session.campaigns.save(campaign, in: app, now: now)
-                if !changed.isEmpty {
-                    steps.append(ApplyStep(action: .update, entity: "campaign", path: campaignPath, details: changed))
-                }
-            } else {
-                try session.campaigns.create(campaign, in: app, now: now)
-                steps.append(
-                    ApplyStep(action: .create, entity: "campaign", path: campaignPath, details: [campaign.kind.rawValue]))
-            }
+    /// The tenant's apps, and every campaign of those the file lists (as `export` reads them).
+    private static func read(_ desired: TenantSpec, in session: TenantSession) throws -> TenantState {
+        let listed = Set(desired.apps.map(\.slug))
+        let apps = try session.apps.list().filter { listed.contains($0.spec.slug) }
+        var campaigns: [Int64: [Slug: CampaignRecord]] = [:]
+        for campaign in try session.campaigns.load(appIDs: apps.map(\.id)) {
+            campaigns[campaign.appID, default: [:]][campaign.spec.key] = campaign
         }
-        let listed = Set(desired.map(\.key))
-        for (key, record) in current.sorted(by: { $0.key < $1.key })
-        where !listed.contains(key) && record.spec.status != .archived {
-            try session.campaigns.setStatus(key, .archived, in: app, now: now)
-            steps.append(ApplyStep(action: .archive, entity: "campaign", path: "\(path)/\(key)", details: []))
-        }
-        return steps
+        return TenantState(apps: Dictionary(apps.map { ($0.spec.slug, $0) }) { first, _ in first }, campaigns: campaigns)
     }
 
     static func changes(from current: AppSpec, to desired: AppSpec) -> AppChanges {

@@ -70,22 +70,7 @@ public struct AppRepository {
     @discardableResult
     public func update(_ slug: Slug, _ changes: AppChanges) throws -> AppRecord {
         var app = try find(slug)
-        var spec = app.spec
-        if let name = changes.name { spec.name = name }
-        if let platform = changes.platform { spec.platform = platform }
-        if let bundleID = changes.bundleID { spec.bundleID = bundleID }
-        if let defaultLocale = changes.defaultLocale { spec.defaultLocale = defaultLocale }
-        if let baseURL = changes.baseURL { spec.baseURL = baseURL }
-        var locales = Set(spec.locales).union(changes.addLocales)
-        for locale in changes.removeLocales {
-            guard locales.contains(locale) else {
-                throw StoreError.invalid(["app \(slug) has no locale \(locale) to remove"])
-            }
-            locales.remove(locale)
-        }
-        spec.locales = locales.sorted()
-        let problems = spec.problems()
-        guard problems.isEmpty else { throw StoreError.invalid(problems) }
+        let spec = try Self.updated(app.spec, with: changes)
         try connection.execute(
             """
             UPDATE apps SET name = $2, platform = $3::app_platform, bundle_id = $4, default_locale = $5,
@@ -96,6 +81,27 @@ public struct AppRepository {
              spec.locales.map(\.rawValue), spec.baseURL?.rawValue])
         app.spec = spec
         return app
+    }
+
+    /// `spec` with `changes` made, checked as a whole (`update` writes it; `apply` too, for many apps at once).
+    static func updated(_ spec: AppSpec, with changes: AppChanges) throws -> AppSpec {
+        var spec = spec
+        if let name = changes.name { spec.name = name }
+        if let platform = changes.platform { spec.platform = platform }
+        if let bundleID = changes.bundleID { spec.bundleID = bundleID }
+        if let defaultLocale = changes.defaultLocale { spec.defaultLocale = defaultLocale }
+        if let baseURL = changes.baseURL { spec.baseURL = baseURL }
+        var locales = Set(spec.locales).union(changes.addLocales)
+        for locale in changes.removeLocales {
+            guard locales.contains(locale) else {
+                throw StoreError.invalid(["app \(spec.slug) has no locale \(locale) to remove"])
+            }
+            locales.remove(locale)
+        }
+        spec.locales = locales.sorted()
+        let problems = spec.problems()
+        guard problems.isEmpty else { throw StoreError.invalid(problems) }
+        return spec
     }
 
     static func decode(_ rows: QueryResult) throws -> [AppRecord] {

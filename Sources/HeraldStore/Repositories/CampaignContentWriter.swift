@@ -15,15 +15,13 @@ struct CampaignContentWriter {
     }
 
     /// Deletes the conditions that went away and upserts the rest.
-    func replaceConditions(with conditions: ConditionSet, previous: ConditionSet?) throws {
-        let wanted = Set(conditions.conditions.map { ConditionSlot(group: $0.group, type: $0.type) })
-        for old in previous?.conditions ?? [] where !wanted.contains(ConditionSlot(group: old.group, type: old.type)) {
+    func replaceConditions(_ changes: ConditionChanges) throws {
+        for old in changes.deleted {
             try connection.execute(
                 "DELETE FROM campaign_conditions WHERE campaign_id = $1 AND grp = $2::condition_group AND type = $3",
                 [campaignID, old.group.rawValue, old.type.rawValue])
         }
-        let previousSet = Set(previous?.conditions ?? [])
-        for condition in conditions.conditions where !previousSet.contains(condition) {
+        for condition in changes.upserted {
             try connection.execute(
                 """
                 INSERT INTO campaign_conditions (campaign_id, kind, grp, type, value)
@@ -91,9 +89,4 @@ struct CampaignContentWriter {
             }
         }
     }
-}
-
-private struct ConditionSlot: Hashable {
-    let group: ConditionGroup
-    let type: ConditionType
 }

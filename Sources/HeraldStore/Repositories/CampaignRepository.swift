@@ -60,7 +60,7 @@ public struct CampaignRepository {
         if let messageKey = spec.messageKey {
             try writer.assignMessageKey(messageKey, appID: app.id)
         }
-        try writer.replaceConditions(with: spec.conditions, previous: nil)
+        try writer.replaceConditions(ConditionChanges(from: nil, to: spec.conditions))
         for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
             try writer.insertContent(content, locale: locale)
         }
@@ -72,18 +72,12 @@ public struct CampaignRepository {
     @discardableResult
     public func save(_ spec: CampaignSpec, in app: AppRecord, now: Date = Date()) throws -> [String] {
         let current = try find(spec.key, in: app)
-        guard current.spec.kind == spec.kind else {
-            throw StoreError.invalid([
-                "campaign \(spec.key) is a \(current.spec.kind) campaign; its kind cannot change (create a new campaign instead)"
-            ])
-        }
+        if let refusal = Self.kindChangeRefusal(current.spec, spec) { throw refusal }
         let becomesActive = spec.status == .active && current.spec.status != .active
         try check(spec, in: app, now: now, requireReadiness: becomesActive)
-        var changed: [String] = []
         let old = current.spec
-        if old.name != spec.name || old.status != spec.status || old.startsAt != spec.startsAt
-            || old.endsAt != spec.endsAt || old.priority != spec.priority || old.locales != spec.locales
-        {
+        let difference = CampaignDifference(from: old, to: spec)
+        if difference.row {
             try connection.execute(
                 """
                 UPDATE campaigns SET name = $2, status = $3::campaign_status, starts_at = $4, ends_at = $5,
@@ -92,30 +86,19 @@ public struct CampaignRepository {
                 """,
                 [current.id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority,
                  spec.locales?.map(\.rawValue)])
-            if old.name != spec.name { changed.append("name") }
-            if old.status != spec.status { changed.append("status") }
-            if old.startsAt != spec.startsAt || old.endsAt != spec.endsAt { changed.append("schedule") }
-            if old.priority != spec.priority { changed.append("priority") }
-            if old.locales != spec.locales { changed.append("locales") }
         }
         let writer = CampaignContentWriter(connection: connection, campaignID: current.id, kind: spec.kind)
-        if let key = spec.messageKey, key != old.messageKey {
+        if let key = difference.messageKey {
             try writer.assignMessageKey(key, appID: app.id)
-            changed.append("messageKey")
         }
-        if old.conditions != spec.conditions {
-            try writer.replaceConditions(with: spec.conditions, previous: old.conditions)
-            changed.append("conditions")
+        if let conditions = difference.conditions {
+            try writer.replaceConditions(conditions)
         }
-        for locale in Set(old.content.keys).union(spec.content.keys).sorted() {
-            let before = old.content[locale]
-            let after = spec.content[locale]
-            guard before != after else { continue }
-            if before != nil { try writer.deleteContent(locale: locale) }
-            if let after { try writer.insertContent(after, locale: locale) }
-            changed.append("content.\(locale)")
+        for locale in difference.contentLocales {
+            if old.content[locale] != nil { try writer.deleteContent(locale: locale) }
+            if let after = spec.content[locale] { try writer.insertContent(after, locale: locale) }
         }
-        return changed
+        return difference.fields
     }
 
     /// Sets a campaign's status; activating checks that it could be published.
@@ -135,22 +118,36 @@ public struct CampaignRepository {
     /// The spec's own rules, the app-relative ones (locales), and when the campaign is or
     /// becomes active, whether it could be published at all.
     func check(_ spec: CampaignSpec, in app: AppRecord, now: Date, requireReadiness: Bool? = nil) throws {
-        var problems = (spec.problems() + spec.problems(defaultLocale: app.spec.defaultLocale)).map(\.description)
-        let supported = Set(app.spec.locales)
+        let problems = Self.problems(spec, in: app.spec, now: now, requireReadiness: requireReadiness)
+        guard problems.isEmpty else { throw StoreError.invalid(problems) }
+    }
+
+    /// `check`'s problems, one line each (also what `apply` checks, campaign by campaign).
+    static func problems(_ spec: CampaignSpec, in app: AppSpec, now: Date, requireReadiness: Bool? = nil) -> [String] {
+        var problems = (spec.problems() + spec.problems(defaultLocale: app.defaultLocale)).map(\.description)
+        let supported = Set(app.locales)
         for locale in spec.content.keys.sorted() where !supported.contains(locale) {
             problems.append(
-                "content for locale \(locale), which app \(app.spec.slug) does not support "
-                    + "(its locales: \(app.spec.locales.map(\.rawValue).joined(separator: ", ")); add it with `herald app update --add-locale \(locale)`)"
+                "content for locale \(locale), which app \(app.slug) does not support "
+                    + "(its locales: \(app.locales.map(\.rawValue).joined(separator: ", ")); add it with `herald app update --add-locale \(locale)`)"
             )
         }
         for locale in spec.locales ?? [] where !supported.contains(locale) {
-            problems.append("locale restriction names \(locale), which app \(app.spec.slug) does not support")
+            problems.append("locale restriction names \(locale), which app \(app.slug) does not support")
         }
         if problems.isEmpty, requireReadiness ?? (spec.status == .active) {
-            let readiness = PublishReadiness.problems(campaign: spec, app: app.spec, now: now)
+            let readiness = PublishReadiness.problems(campaign: spec, app: app, now: now)
             problems += readiness.map { "cannot activate \(spec.key): \($0)" }
         }
-        guard problems.isEmpty else { throw StoreError.invalid(problems) }
+        return problems
+    }
+
+    /// A campaign's kind never changes; saving `spec` over `current` with another kind is refused so.
+    static func kindChangeRefusal(_ current: CampaignSpec, _ spec: CampaignSpec) -> StoreError? {
+        guard current.kind != spec.kind else { return nil }
+        return StoreError.invalid([
+            "campaign \(spec.key) is a \(current.kind) campaign; its kind cannot change (create a new campaign instead)"
+        ])
     }
 
     private func defaultMessageKey(for date: Date, app: AppRecord) throws -> MessageKey {
