@@ -23,7 +23,7 @@ struct MigrateCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let database = try Environment.openDatabase(requireCurrentSchema: false)
+            let database = try Environment.openDatabase(requireCurrentSchema: false, ownerOnly: "migrating the schema")
             if status {
                 try printStatus(database.migrationStatus())
                 return

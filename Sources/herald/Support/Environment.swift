@@ -43,10 +43,14 @@ enum Environment {
     /// Whether commands use the embedded local database (nothing configured).
     static var usesEmbeddedDatabase: Bool { configuredDatabase == nil }
 
-    /// Opens the database for a command that needs the current schema.
-    static func openDatabase(requireCurrentSchema: Bool = true) throws -> HeraldDatabase {
+    /// Opens the database for a command that needs the current schema, as a login that may
+    /// run herald (Herald's own or a tenant operator's: an analyst's is refused, 77).
+    /// `ownerOnly`: the work, when only Herald's own login may do it (a tenant operator is refused, 77).
+    static func openDatabase(requireCurrentSchema: Bool = true, ownerOnly: String? = nil) throws -> HeraldDatabase {
         let database = try HeraldDatabase(location: databaseLocation(), actor: actor)
         if requireCurrentSchema { try database.requireCurrentSchema() }
+        if let refusal = try database.login().refusalOfHeraldWork { throw refusal }
+        if let ownerOnly { try LoginScope.requireOwner(database, to: ownerOnly) }
         return database
     }
 }

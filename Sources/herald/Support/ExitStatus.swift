@@ -45,6 +45,8 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .notFound, .conflict, .schema: return ([error.description], ExitStatus.dataError)
         case .unavailable(let message): return (["database unavailable: \(message)"], ExitStatus.unavailable)
         case .busy(let message): return ([message], ExitStatus.tempFail)
+        case .permissionDenied(let message):
+            return ([message.hasPrefix("permission denied") ? message : "permission denied: \(message)"], ExitStatus.noPermission)
         case .database(let message): return (["database error: \(message)"], ExitStatus.software)
         }
     case let error as ValidationError:
