@@ -401,6 +401,116 @@ import Testing
         }
     }
 
+    /// A tenant operator publishes its own folder (its own manifest, history, incremental runs
+    /// and rollbacks) into the same site as Herald's whole-site cron: the two run concurrently
+    /// and neither corrupts the other; a tenant holding its lock holds up no one else.
+    @Test func aTenantPublishesItsOwnFolderBesideTheWholeSiteCron() throws {
+        try withAttacker { setup in
+            let at = ISO8601DateFormatter().string(from: Date())
+            let admin = try Connection(configuration: setup.database)
+            try LargeSiteFixture.populate(admin, apps: 20, campaignsPerApp: 6)
+            let site = setup.site
+            try setup.attacker.succeed(["campaign", "activate", "hello", "--app", "radio"])
+            let owner = HeraldCLI(database: setup.database)
+            let attacker = HeraldCLI(database: setup.attackerConfiguration)
+            func publish(_ herald: HeraldCLI, _ extra: [String] = []) throws -> [String: Any] {
+                let result = try herald.succeed(["publish", "--out", site.path, "--at", at, "--json"] + extra)
+                return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+            }
+            _ = try publish(owner)
+            // The tenant's first run finds its files as the site run left them, and starts its own manifest.
+            let first = try publish(attacker)
+            #expect(first["written"] as? [String] == [], "\(first)")
+            #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("acme/.herald-manifest").path))
+            let unchanged = try #require(first["unchanged"] as? Int)
+            #expect(unchanged > 0)
+            // Incremental: nothing changed, nothing compiled or written.
+            let again = try publish(attacker)
+            #expect(again["written"] as? [String] == [] && again["unchanged"] as? Int == unchanged, "\(again)")
+            try setup.attacker.succeed(["campaign", "update", "hello", "--app", "radio", "--title", "Hi again"])
+            let edited = try publish(attacker)
+            let written = try #require(edited["written"] as? [String])
+            #expect(!written.isEmpty && written.allSatisfy { $0.hasPrefix("acme/radio/") && $0.hasSuffix("notifications.plist") }, "\(edited)")
+            let plist = site.appendingPathComponent("acme/radio/en/notifications.plist")
+            #expect(try String(contentsOf: plist, encoding: .utf8).contains("Hi again"))
+
+            // Its history is its own; Herald's shows both, the tenant's runs under its login.
+            let history = try #require(try JSONSerialization.jsonObject(with: Data(attacker.succeed(["publish", "--history", "--json"]).stdout.utf8)) as? [[String: Any]])
+            #expect(history.count == 3 && history.allSatisfy { $0["scope"] as? String == "acme" && $0["actor"] as? String == setup.role }, "\(history)")
+            let all = try #require(try JSONSerialization.jsonObject(with: Data(owner.succeed(["publish", "--history", "--json"]).stdout.utf8)) as? [[String: Any]])
+            #expect(all.count == history.count + 2)
+            // A rollback of its own run puts its folder back.
+            let firstRun = try #require(history.first?["id"] as? Int)
+            try attacker.succeed(["publish", "--rollback", String(firstRun), "--out", site.path])
+            #expect(try !String(contentsOf: plist, encoding: .utf8).contains("Hi again"))
+
+            // While the tenant's lock is held (its own publish, say), the site run leaves its
+            // folder alone and says so; the tenant's next publish is told it is busy.
+            let holder = try Connection(configuration: setup.attackerConfiguration)
+            try holder.transaction { tx in
+                try tx.execute("SET LOCAL ROLE herald_tenant")
+                #expect(try tx.query("SELECT tenant_id FROM publish_locks FOR UPDATE").count == 1)
+                let skipping = try owner.run(["publish", "--out", site.path, "--at", at, "--json"])
+                #expect(skipping.status == 0, "\(skipping)")
+                #expect(skipping.stderr.contains("tenant acme's own publish was running"), "\(skipping)")
+                #expect(!skipping.stdout.contains("acme/"), "\(skipping)")
+                #expect(try attacker.run(["publish", "--out", site.path]).status == 75)
+            }
+
+            // Both at once, three times, with changes on both sides in between.
+            for round in 1...3 {
+                try owner.succeed(["campaign", "update", "welcome", "--tenant", "demo", "--app", "weather", "--title", "Welcome \(round)"])
+                try attacker.succeed(["campaign", "update", "hello", "--app", "radio", "--title", "Hello \(round)"])
+                let results = Results()
+                let group = DispatchGroup()
+                for herald in [owner, attacker] {
+                    group.enter()
+                    DispatchQueue.global().async {
+                        defer { group.leave() }
+                        results.add(Result { try herald.run(["publish", "--out", site.path, "--at", at, "--wait"]) })
+                    }
+                }
+                group.wait()
+                for result in results.values {
+                    let run = try result.get()
+                    #expect(run.status == 0, "round \(round): \(run)")
+                }
+            }
+            #expect(try String(contentsOf: plist, encoding: .utf8).contains("Hello 3"))
+            // Nothing is left to write or remove for either: both folders are exactly the database.
+            for herald in [owner, attacker] {
+                let full = try publish(herald, ["--full"])
+                #expect(full["written"] as? [String] == [] && full["removed"] as? [String] == [], "\(full)")
+            }
+            for (path, data) in try Self.files(site) where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                if path.hasSuffix(".json") {
+                    #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(path)")
+                } else if path.hasSuffix(".plist") {
+                    #expect((try? PropertyListSerialization.propertyList(from: data, format: nil)) != nil, "\(path)")
+                }
+            }
+        }
+    }
+
+    static func files(_ root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) {
+            let url = root.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            files[path] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    /// What concurrent runs returned.
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage: [Result<CommandResult, any Error>] = []
+        func add(_ value: Result<CommandResult, any Error>) { lock.withLock { storage.append(value) } }
+        var values: [Result<CommandResult, any Error>] { lock.withLock { storage } }
+    }
+
     static func run(_ executable: URL, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = executable
