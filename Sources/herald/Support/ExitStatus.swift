@@ -70,6 +70,8 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .cannotWriteSite(let out, let reason):
             return (["cannot write the site under \(out.path): \(reason)"], ExitStatus.cannotCreate)
         }
+    case let error as EmbeddedDatabaseError:
+        return ([error.description], ExitStatus.cannotCreate)
     case let error as EventIngestError:
         switch error {
         case .inputUnreadable(let path, let reason): return (["cannot read \(path): \(reason)"], ExitStatus.noInput)
