@@ -64,7 +64,9 @@ CREATE OR REPLACE FUNCTION herald_last_visible_tenant() RETURNS bigint
 CREATE OR REPLACE FUNCTION herald_reporting_tenants(caller name) RETURNS TABLE (all_tenants boolean, tenant_id bigint)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET row_security = on
     AS $$
-        SELECT s.tenant IS NULL AND caller = 'herald_operator' AND pg_has_role(session_user, 'herald_operator', 'MEMBER'),
+        SELECT s.tenant IS NULL AND caller = 'herald_operator'
+                   AND CASE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = 'herald_operator')
+                            THEN pg_has_role(session_user, 'herald_operator', 'MEMBER') ELSE false END,
                coalesce(s.tenant, (SELECT g.tenant_id FROM public.reporting_grants g WHERE g.role_name = session_user))
         FROM (SELECT public.herald_session_tenant() AS tenant) s
     $$;
@@ -81,7 +83,10 @@ CREATE FUNCTION herald_login() RETURNS TABLE (login text, kind text, tenant_id b
             UNION ALL
             SELECT 2, 'analyst', r.tenant_id FROM public.reporting_grants r WHERE r.role_name = session_user
             UNION ALL
-            SELECT 3, 'owner', NULL WHERE pg_has_role(session_user, 'herald_operator', 'MEMBER')
+            SELECT 3, 'owner', NULL
+            WHERE CASE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = 'herald_operator')
+                       THEN pg_has_role(session_user, 'herald_operator', 'MEMBER')
+                       ELSE true END  -- restored on a server without Herald's roles: `herald migrate` makes them
             UNION ALL
             SELECT 4, 'none', NULL
             ORDER BY 1
@@ -352,19 +357,23 @@ END
 $$;
 
 -- Every privilege, ownership and login Herald's roles rely on, stated once; run by this
--- migration and by every `herald migrate` (as the database owner, who needs CREATEROLE).
--- Idempotent. Returns what it had to repair, in words (nothing on a database that is whole).
--- A migration that adds a table, a function or a right changes this function too.
+-- migration and by every `herald migrate`, as the database's owner (Herald's own login, which
+-- needs CREATEROLE) or a superuser (who can also hand objects back to the owner after a
+-- restore and close built-in functions to other logins). Idempotent. Returns what it had to
+-- repair, in words: nothing on a database that is whole. A migration that adds a table, a
+-- function or a right changes this function too.
 CREATE FUNCTION herald_ensure_access() RETURNS SETOF text
     LANGUAGE plpgsql SET search_path = public, pg_temp
     AS $$
 DECLARE
     item record;
     name text;
-    columns text;
     superuser boolean := (SELECT rolsuper FROM pg_roles WHERE rolname = current_user);
+    -- Herald's own login: the database's owner (who runs this, unless a superuser does).
+    owner text := (SELECT pg_get_userbyid(d.datdba) FROM pg_database d WHERE d.datname = current_database());
+    open_functions text[];
 BEGIN
-    -- Herald's two roles, and the owner's membership in them (for SET ROLE; the rows policies
+    -- Herald's two roles, and its owner's membership in them (for SET ROLE; the rows policies
     -- ignore memberships).
     FOREACH name IN ARRAY ARRAY['herald_tenant', 'herald_operator']
     LOOP
@@ -375,14 +384,40 @@ BEGIN
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;  -- made meanwhile by another database's migrate
             END;
         END IF;
-        IF NOT pg_has_role(current_user, name, 'MEMBER') THEN
+        IF NOT pg_has_role(owner, name, 'MEMBER') THEN
             BEGIN
-                EXECUTE format('GRANT %I TO %I', name, current_user);
-                RETURN NEXT format('made %s a member of %s', current_user, name);
+                EXECUTE format('GRANT %I TO %I', name, owner);
+                RETURN NEXT format('made %s a member of %s', owner, name);
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
             END;
         END IF;
     END LOOP;
+
+    -- Run by a superuser (after `pg_restore --no-owner`, say), Herald's objects go back to its
+    -- owner, so that the owner can migrate them later.
+    IF superuser AND owner <> current_user THEN
+        FOR item IN
+            SELECT format('ALTER %s %s OWNER TO %I', CASE c.relkind WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END, c.oid::regclass, owner) AS statement
+            FROM pg_class c
+            WHERE c.relnamespace IN ('public'::regnamespace, 'reporting'::regnamespace) AND c.relkind IN ('r', 'p', 'v')
+              AND pg_get_userbyid(c.relowner) <> owner
+            UNION ALL
+            SELECT format('ALTER FUNCTION %s OWNER TO %I', p.oid::regprocedure, owner) FROM pg_proc p
+            WHERE p.pronamespace = 'public'::regnamespace AND pg_get_userbyid(p.proowner) NOT IN (owner, 'herald_operator')
+            UNION ALL
+            SELECT format('ALTER %s %s OWNER TO %I', CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, t.oid::regtype, owner)
+            FROM pg_type t
+            WHERE t.typnamespace = 'public'::regnamespace AND t.typtype IN ('d', 'e') AND pg_get_userbyid(t.typowner) <> owner
+            UNION ALL
+            SELECT format('ALTER SCHEMA reporting OWNER TO %I', owner) FROM pg_namespace n
+            WHERE n.nspname = 'reporting' AND pg_get_userbyid(n.nspowner) <> owner
+        LOOP
+            EXECUTE item.statement;
+        END LOOP;
+        IF FOUND THEN
+            RETURN NEXT format('handed Herald''s tables, views, types and functions to %s, the database''s owner', owner);
+        END IF;
+    END IF;
 
     -- The database and its schemas.
     EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC, herald_tenant', current_database());
@@ -480,10 +515,13 @@ BEGIN
                 EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO herald_operator', item.fn);
             END IF;
         ELSE
-            RAISE WARNING 'any login may still execute %: ask a superuser to run `herald migrate`, or in this database: REVOKE EXECUTE ON FUNCTION % FROM PUBLIC%',
-                item.fn, item.fn, CASE WHEN item.advisory THEN format('; GRANT EXECUTE ON FUNCTION %s TO herald_operator', item.fn) ELSE '' END;
+            open_functions := open_functions || item.fn::text;
         END IF;
     END LOOP;
+    IF open_functions IS NOT NULL THEN
+        RETURN NEXT format('every login may still create large objects and take advisory locks (%s): run `herald migrate` '
+                           'once as a superuser to close them', array_to_string(open_functions, ', '));
+    END IF;
 
     -- The tenants' logins, as the grants tables list them (a dump holds no roles).
     FOR item IN

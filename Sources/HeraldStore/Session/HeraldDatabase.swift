@@ -70,10 +70,26 @@ public final class HeraldDatabase {
         try translatingErrors { try Migrator().migrate(connection, progress: progress) }
     }
 
+    /// Makes Herald's roles, rights, object owners and tenants' logins what the schema needs
+    /// (`herald_ensure_access()`): a database restored on a server without them works again.
+    /// Returns what was repaired, in words; nothing when all was in place.
+    @discardableResult
+    public func ensureAccess() throws -> [String] {
+        let notes = try translatingErrors { try Migrator().ensureAccess(connection) }
+        knownLogin = nil  // the login may have become Herald's own
+        return notes
+    }
+
     /// Every command but `migrate` calls this first: it refuses a database whose schema is
     /// not exactly what this binary carries.
     public func requireCurrentSchema() throws {
-        let status = try migrationStatus()
+        let status: MigrationStatus
+        do {
+            status = try migrationStatus()
+        } catch StoreError.permissionDenied(let message) {
+            throw StoreError.schema(
+                "this login cannot read Herald's migrations (\(message)); after a restore, run `herald migrate` once as a superuser")
+        }
         if let refusal = Migrator.refusal(status) { throw refusal }
         if !status.pending.isEmpty {
             let names = status.pending.map(\.name).joined(separator: ", ")
@@ -192,12 +208,24 @@ public struct UnitOfWork {
         if let refusal = login.refusalOfHeraldWork { throw refusal }
         if login.kind == .tenantOperator, let tenantID = login.tenantID {
             try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenantID)])
-            try connection.execute("SET LOCAL ROLE herald_tenant")
+            try switchRole("herald_tenant")
             return OperatorSession(connection: connection, confinedTo: login.tenant)
         }
         try connection.execute("SELECT set_config('herald.tenant_id', '', true)")
-        try connection.execute("SET LOCAL ROLE herald_operator")
+        try switchRole("herald_operator")
         return OperatorSession(connection: connection, confinedTo: nil)
+    }
+
+    /// SET LOCAL ROLE to one of Herald's roles; a server that lacks them is said in words.
+    private func switchRole(_ role: String) throws {
+        do {
+            // `role` is one of Herald's two constant names, never input.
+            try connection.execute("SET LOCAL ROLE \(role)")
+        } catch let error as PostgresError where error.sqlState == .undefinedObject {
+            throw StoreError.schema(
+                "Herald's roles do not exist on this server (a database restored from a dump?): run `herald migrate` "
+                    + "(as a superuser once, after a restore)")
+        }
     }
 
     public func inTenant(_ slug: Slug) throws -> TenantSession {
@@ -209,7 +237,7 @@ public struct UnitOfWork {
     public func inTenant(_ tenant: TenantRecord) throws -> TenantSession {
         if let refusal = login.refusal(toActOn: tenant.slug) { throw refusal }
         try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenant.id)])
-        try connection.execute("SET LOCAL ROLE herald_tenant")
+        try switchRole("herald_tenant")
         return TenantSession(connection: connection, tenant: tenant)
     }
 }
