@@ -408,7 +408,7 @@ import Testing
         try withAttacker { setup in
             let at = ISO8601DateFormatter().string(from: Date())
             let admin = try Connection(configuration: setup.database)
-            try LargeSiteFixture.populate(admin, apps: 20, campaignsPerApp: 6)
+            try LargeSiteFixture.populate(admin, apps: 8, campaignsPerApp: 4)
             let site = setup.site
             try setup.attacker.succeed(["campaign", "activate", "hello", "--app", "radio"])
             let owner = HeraldCLI(database: setup.database)
