@@ -426,13 +426,22 @@ BEGIN
     GRANT USAGE ON SCHEMA public TO herald_operator, herald_tenant;
     GRANT USAGE ON SCHEMA reporting TO herald_operator, herald_tenant;
 
-    -- Tables: exactly these rights (row-level security then narrows the rows).
+    -- Tables: exactly these rights on the tables named here (row-level security then narrows
+    -- the rows); none for PUBLIC on any; a table this function does not name keeps what its
+    -- migration gave. Sequences: herald_operator's alone (identity columns need no right).
     FOR item IN
-        SELECT c.oid::regclass AS rel, c.relkind AS kind FROM pg_class c
+        SELECT c.oid::regclass AS rel, c.relkind AS kind,
+               c.relkind = 'S' OR c.relname IN (
+                   'tenants', 'apps', 'campaigns', 'alert_message_keys', 'campaign_conditions', 'banner_contents',
+                   'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'audit_log', 'publish_blobs',
+                   'publish_runs', 'event_ids', 'delivery_events', 'device_campaign_summary', 'campaign_rollup',
+                   'campaign_daily_rollup', 'campaign_device_days', 'event_retention', 'reporting_grants', 'operator_grants',
+                   'tenant_publish_blobs', 'publish_locks', 'herald_migrations') AS named
+        FROM pg_class c
         WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'S') AND NOT c.relispartition
     LOOP
-        EXECUTE format('REVOKE ALL ON %s %s FROM PUBLIC, herald_operator, herald_tenant',
-                       CASE WHEN item.kind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, item.rel);
+        EXECUTE format('REVOKE ALL ON %s %s FROM PUBLIC%s', CASE WHEN item.kind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END,
+                       item.rel, CASE WHEN item.named THEN ', herald_operator, herald_tenant' ELSE '' END);
     END LOOP;
     GRANT SELECT, INSERT, UPDATE ON tenants, apps, campaigns, publish_runs, device_campaign_summary, campaign_rollup,
         campaign_daily_rollup, campaign_device_days TO herald_operator;
