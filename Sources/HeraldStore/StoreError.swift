@@ -16,6 +16,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case schema(String)
     /// Another run holds the lock. sysexits 75.
     case busy(String)
+    /// The login may not do this: another tenant's rows, or work only Herald's own login does. sysexits 77.
+    case permissionDenied(String)
     /// A database failure we did not foresee; the message is PostgreSQL's (never bound values).
     case database(String)
 
@@ -25,7 +27,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let what, let name, let listCommand):
             "\(what) \"\(name)\" does not exist; `\(listCommand)` lists what does"
         case .conflict(let message), .unavailable(let message), .schema(let message),
-            .busy(let message), .database(let message):
+            .busy(let message), .permissionDenied(let message), .database(let message):
             message
         }
     }
@@ -52,7 +54,10 @@ extension StoreError {
             return .conflict("that already exists (\(error.constraint ?? error.message))")
         }
         if error.sqlState == .insufficientPrivilege {
-            return .database("permission denied: \(error.message)")
+            return .permissionDenied(error.message)
+        }
+        if error.sqlState == .lockNotAvailable {
+            return .busy(error.message)
         }
         return .database(error.description)
     }

@@ -20,6 +20,23 @@ public enum HeraldFixtures {
         return try await withTestDatabase(template: template, body)
     }
 
+    /// A database owned by a fresh login that is not a superuser (CREATEROLE, as the README
+    /// asks of Herald's user), migrated by that login: the body gets its configuration and
+    /// name. Dropped afterwards, with the login.
+    public static func withMigratedDatabaseOwnedByALogin<T>(_ body: (ConnectionConfiguration, String) throws -> T) throws -> T {
+        let server = try PostgresTestServer.shared()
+        let owner = "owner_\(UInt32.random(in: 0...UInt32.max))"
+        let admin = try Connection(configuration: server.configuration(database: "postgres"))
+        // Names made here, never input.
+        try admin.execute("CREATE ROLE \(owner) LOGIN CREATEROLE")
+        defer { _ = try? admin.execute("DROP ROLE IF EXISTS \(owner)") }
+        try admin.execute("CREATE DATABASE \(owner) OWNER \(owner)")
+        defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(owner) WITH (FORCE)") }
+        let configuration = server.server.configuration(database: owner, user: owner)
+        try Migrator().migrate(try Connection(configuration: configuration))
+        return try body(configuration, owner)
+    }
+
     /// An empty database (no migrations applied), dropped afterwards.
     public static func withEmptyDatabase<T>(_ body: (ConnectionConfiguration) throws -> T) throws -> T {
         try withTestDatabase(template: nil, body)

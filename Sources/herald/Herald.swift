@@ -10,7 +10,7 @@ struct Herald: ParsableCommand {
         discussion: """
             Herald keeps tenants, apps and campaigns in PostgreSQL and publishes them as static files that the Notable, iNotify and Pushwoosh clients read.
 
-            Database: HERALD_DATABASE_URL (a postgresql:// URL or key=value conninfo), else libpq's PG* variables (PGHOST, PGDATABASE, ...), else Herald's own local PostgreSQL under HERALD_HOME, created, started and migrated on first use (`herald db`). Tenant: --tenant or HERALD_TENANT. Audit actor: HERALD_ACTOR, else your OS user.
+            Database: HERALD_DATABASE_URL (a postgresql:// URL or key=value conninfo), else libpq's PG* variables (PGHOST, PGDATABASE, ...), else Herald's own local PostgreSQL under HERALD_HOME, created, started and migrated on first use (`herald db`). Tenant: --tenant or HERALD_TENANT (a tenant operator's login is held to its own: `herald whoami`). Audit actor: HERALD_ACTOR, else your OS user (a tenant operator: its login).
 
             See it all work with `herald demo`. Then `herald tenant create`, `herald app create` and `herald campaign create`; or describe everything in a file and run `herald apply -f FILE`; `herald publish --out DIR` from cron; `herald events ingest` and `herald report` for delivery history.
             """,
@@ -30,6 +30,7 @@ struct Herald: ParsableCommand {
             EventsCommand.self,
             ReportCommand.self,
             DbCommand.self,
+            WhoamiCommand.self,
             DemoCommand.self,
         ]
     )

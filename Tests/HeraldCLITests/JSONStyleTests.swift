@@ -32,6 +32,7 @@ import Testing
                 let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme", "HERALD_APP": "weather"])
                 let site = root.appendingPathComponent("site").path
                 let export = root.appendingPathComponent("export.yaml").path
+                let operatorRole = "json_ops_\(UInt32.random(in: 0...UInt32.max))"
                 let commands: [([String], String?)] = [
                     (["migrate", "--json"], nil),
                     (["migrate", "--status", "--json"], nil),
@@ -64,6 +65,10 @@ import Testing
                     (["report", "daily", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], nil),
                     (["events", "prune", "--before", "2020-01-01", "--json"], nil),
                     (["db", "status", "--json"], nil),
+                    (["whoami", "--json"], nil),
+                    (["tenant", "grant-operator", "acme", "--role", operatorRole, "--json"], nil),
+                    (["tenant", "operators", "acme", "--json"], nil),
+                    (["tenant", "revoke-operator", "acme", "--role", operatorRole, "--json"], nil),
                 ]
                 for (arguments, stdin) in commands {
                     let result = try herald.run(arguments, stdin: stdin)

@@ -41,6 +41,63 @@ import Testing
         }
     }
 
+    /// Issue #11, item 9: the local cluster used to trust every local user as its superuser.
+    /// Now its folder (with the socket) is the server's alone, the superuser is the OS user
+    /// who made it (peer), and every other role needs its password.
+    @Test(.enabled(if: geteuid() == 0, "switching to another OS user needs root"))
+    func onlyTheOwnerGetsInAndOtherRolesNeedTheirPasswords() throws {
+        try withTemporaryDirectory { root in
+            let home = root.appendingPathComponent("home")
+            let herald = HeraldCLI(database: nil, environment: ["HERALD_HOME": home.path])
+            defer { _ = try? herald.run(["db", "stop"]) }
+            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
+            let role = "acme_analyst_\(UInt32.random(in: 0...UInt32.max))"
+            try herald.succeed(["tenant", "grant-reporting", "acme", "--role", role, "--password-from-stdin"], stdin: "right horse\n")
+            let cluster = home.appendingPathComponent("postgres")
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: cluster.path)[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "the socket's folder is open to others: \(String(mode, radix: 8))")
+
+            // Another OS user does not even reach the socket, as the superuser or as anyone.
+            let psql = try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment).directory.appendingPathComponent("psql")
+            for user in ["postgres", role] {
+                let other = try TenantOperatorTests.run(
+                    URL(fileURLWithPath: "/usr/bin/setpriv"),
+                    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", psql.path, "-X", "-c", "SELECT 1",
+                     "host=\(cluster.path) dbname=herald user=\(user) password=right\\ horse"])
+                #expect(other.contains("Permission denied") && !other.contains("(1 row)"), "as nobody, user \(user): \(other)")
+            }
+            // The owner gets in as the superuser without a password (`herald db url`); any other
+            // role needs its own password, and a wrong one is refused.
+            let url = try herald.succeed(["db", "url"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try Connection(configuration: ConnectionConfiguration(conninfo: url)).query("SELECT 1 AS one").count == 1)
+            let analyst = ["host": cluster.path, "dbname": "herald", "user": role]
+            for wrong in [nil, "wrong horse"] {
+                var keywords = analyst
+                keywords["password"] = wrong
+                #expect(throws: PostgresError.self, "password \(wrong ?? "none")") { try Connection(configuration: ConnectionConfiguration(keywords: keywords)) }
+            }
+            var keywords = analyst
+            keywords["password"] = "right horse"
+            let connection = try Connection(configuration: ConnectionConfiguration(keywords: keywords))
+            #expect(try connection.query("SELECT * FROM reporting.campaign_summary").isEmpty)
+        }
+    }
+
+    /// Issue #11, item 10: as root the server runs as `postgres`, which cannot enter a 0700
+    /// folder of root's: said in words (73), not an initdb failure (70).
+    @Test(.enabled(if: geteuid() == 0, "only root hands the server to the postgres user"))
+    func aHomeThePostgresUserCannotEnterIsExplained() throws {
+        try withTemporaryDirectory { root in
+            chmod(root.path, 0o700)
+            let home = root.appendingPathComponent("home")
+            let result = try InProcessHerald(database: nil, environment: ["HERALD_HOME": home.path]).run(["tenant", "list"])
+            #expect(result.status == 73, "\(result)")
+            #expect(result.stderr.contains("postgres cannot enter \(root.path) (mode 700, owner root)"), "\(result)")
+            #expect(result.stderr.contains("chmod o+x \(root.path)") && result.stderr.contains("HERALD_HOME"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("postgres/data/PG_VERSION").path))
+        }
+    }
+
     @Test func dbStartRefusesWhenADatabaseIsConfigured() throws {
         let herald = HeraldCLI(database: ConnectionConfiguration(conninfo: "host=/nonexistent dbname=x"))
         let result = try herald.run(["db", "start"])

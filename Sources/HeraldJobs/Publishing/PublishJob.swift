@@ -6,6 +6,12 @@ import HeraldStore
 /// One publish: snapshot (one REPEATABLE READ transaction) → pure compilers → the site
 /// writer → the run history, all under an advisory lock so concurrent runs never interleave.
 ///
+/// Every folder of a tenant is also guarded by that tenant's publish lock (a row lock,
+/// `withTenantPublishLocks`). A tenant operator's login publishes its tenant's own folder
+/// (`<out>/<tenant>/`, with its own manifest, run history, incremental plan and rollbacks)
+/// under that lock alone; Herald's runs hold the locks of the tenants they write, and leave
+/// out, with a warning, a tenant whose own publish is running (never waiting on a tenant).
+///
 /// Runs on the calling thread with `database`'s connection; file contents are stored into
 /// the run history beside the writing, through a connection of their own.
 public struct PublishJob {
@@ -43,7 +49,7 @@ public struct PublishJob {
         public var repeated = false
     }
 
-    /// One file a dry run would write or remove.
+    /// One file a dry run would write or remove (paths as the site names them).
     public struct FileChange: Sendable {
         public let path: String
         /// What is there now; nil for a new file.
@@ -59,8 +65,59 @@ public struct PublishJob {
         var tenants: [TenantSpec]
         /// nil: a full publish; otherwise the apps republished (empty: nothing changed).
         var changedApps: Set<Int64>?
+        /// Tenants left out because their own publish was running.
+        var skipped: [Slug] = []
         /// The run an incremental publish starts from.
         var previous: PublishRun?
+    }
+
+    /// Where a run writes: the site's root (Herald's runs), or one tenant's own folder in it
+    /// (a tenant operator's runs), whose files the writer sees without the tenant's segment.
+    private struct Folder {
+        let root: URL
+        /// The tenant whose own folder this is, and its id (run history and contents).
+        let tenant: (slug: Slug, id: Int64)?
+
+        static func site(_ out: URL) -> Folder { Folder(root: out, tenant: nil) }
+
+        static func tenant(_ slug: Slug, id: Int64, in out: URL) -> Folder {
+            Folder(root: out.appendingPathComponent(slug.rawValue), tenant: (slug, id))
+        }
+
+        var tenantID: Int64? { tenant?.id }
+
+        /// Compiled files as this folder holds them.
+        func local(_ files: [SiteFile]) -> [SiteFile] {
+            guard let tenant else { return files }
+            return files.compactMap { file in
+                guard file.path.segments.first == tenant.slug.rawValue,
+                    let path = SitePath(relative: file.path.segments.dropFirst().joined(separator: "/"))
+                else { return nil }
+                return SiteFile(path: path, bytes: file.bytes)
+            }
+        }
+
+        /// A path in this folder as the site names it (what people are shown).
+        func sitePath(_ path: String) -> String {
+            tenant.map { "\($0.slug)/\(path)" } ?? path
+        }
+
+        /// The writer's scope for `scope` (which names folders as the site does).
+        func folders(of scope: PublishScope) -> [[String]]? {
+            guard tenant != nil else { return scope.folders }
+            switch scope {
+            case .site, .tenant: return nil  // this tenant's whole folder
+            case .apps(let apps): return apps.map { [$0.app.rawValue] }
+            }
+        }
+
+        func sitePaths(_ outcome: SiteWriter.Outcome) -> SiteWriter.Outcome {
+            guard tenant != nil else { return outcome }
+            var shown = outcome
+            shown.written = outcome.written.map(sitePath)
+            shown.removed = outcome.removed.map(sitePath)
+            return shown
+        }
     }
 
     /// Publishes the site as it is at `at`: the whole site, one tenant (`tenant`), or one of its
@@ -68,94 +125,180 @@ public struct PublishJob {
     /// intact compiles only the apps changed since, unless `full`. `dryRun`: compiles and
     /// compares, writes and records nothing.
     public func publish(at: Date, tenant: Slug?, app: Slug?, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool = false) throws -> Result {
+        let login = try database.login()
+        if let own = login.operatedTenant {
+            if let tenant, tenant != own {
+                throw StoreError.permissionDenied("\(login.name) operates tenant \(own) only: it cannot publish tenant \(tenant)")
+            }
+            return try publishOwnFolder(own, app: app, at: at, siteBaseURL: siteBaseURL, dryRun: dryRun, full: full)
+        }
         var timer = PhaseTimer(phaseTimes)
         return try locked {
-            timer.mark("lock")
-            let writer = SiteWriter(root: out)
-            let intact = full || dryRun ? nil : writer.intactState()
-            timer.mark("check folder")
-            let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
-                let snapshot = try session.changes.currentSnapshot()
-                var changed: Set<Int64>?
-                // Incremental only when the folder is exactly what the last full run left.
-                if tenant == nil, !full, !dryRun, let previous = try session.publishRuns.latest(outDir: out.path),
-                    previous.outcome == .succeeded, previous.scope == .site, previous.baseURL == siteBaseURL?.rawValue,
-                    let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
-                {
-                    changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
-                    if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed, previous: previous) }
-                }
-                return Plan(
-                    snapshot: snapshot, tenants: try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed),
-                    changedApps: changed)
+            try withTenantLocks(tenant.map { [$0] }, dryRun: dryRun, busy: wait ? .wait : tenant == nil ? .skip : .refuse) { held in
+                timer.mark("lock")
+                return try publish(
+                    into: .site(out), at: at, tenant: tenant, app: app, held: held, siteBaseURL: siteBaseURL, dryRun: dryRun,
+                    full: full, timer: &timer)
             }
-            timer.mark("snapshot (\(plan.changedApps.map { "\($0.count) changed app(s)" } ?? "full"))")
-            let site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
-            timer.mark("compile (\(site.files.count) files)")
-            guard site.errors.isEmpty else { throw PublishJobError.invalidSite(site.errors) }
-            let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
-            if dryRun {
-                let (outcome, changes) = preview(site.files, scope: PublishScope(tenant: tenant, app: app))
-                return Result(runID: nil, outcome: outcome, warnings: site.warnings, apps: apps, changes: changes)
-            }
-            // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
-            let recordedScope = PublishScope(tenant: tenant, app: app)
-            let scope = plan.changedApps == nil
-                ? recordedScope
-                : .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
-            // Nothing changed since the run whose files are in place: counted on that run, no row of its own.
-            if plan.changedApps?.isEmpty == true, let previous = plan.previous, let (manifest, _) = intact {
-                try database.asOperator { try $0.publishRuns.countRepeat(of: previous.id, sourceSnapshot: plan.snapshot) }
-                var outcome = SiteWriter.Outcome()
-                outcome.unchanged = manifest.fileCount
-                outcome.manifest = manifest
-                return Result(runID: previous.id, outcome: outcome, warnings: [], apps: 0, repeated: true)
-            }
-            let runID = try database.asOperator {
-                try $0.publishRuns.start(
-                    actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue)
-            }
-            // A whole-site run remembers its snapshot, so the next one can publish only what changed.
-            let snapshot = recordedScope == .site ? plan.snapshot : nil
-            // An incremental run starts from the manifest checked above against the run history.
-            var outcome = try writeRecording(
-                runID: runID, files: site.files, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
-                sourceSnapshot: snapshot, timer: &timer)
-            if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
-            return Result(runID: runID, outcome: outcome, warnings: site.warnings, apps: apps)
         }
     }
 
-    /// Puts the folder back exactly as run `id` left it, recorded as a new run.
-    public func rollback(to id: Int64) throws -> Result {
-        try locked {
-            let (run, files) = try database.asOperator(readOnly: true) { session -> (PublishRun, [SiteFile]) in
-                let runs = session.publishRuns
-                let run = try runs.run(id)
-                guard run.outcome == .succeeded || run.outcome == .rolledBack, let indexDigest = run.manifestDigest,
-                    let index = try runs.blobs([indexDigest])[indexDigest],
-                    let shardDigests = ManifestArchive.shardDigests(index),
-                    let manifest = ManifestArchive.unpack(index: index, shards: try runs.blobs(shardDigests))
-                else {
-                    throw PublishJobError.runNotRestorable(run: id, outcome: run.outcome)
-                }
-                let blobs = try runs.blobs(Array(Set(manifest.files.values)))
-                let files = try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
-                    guard let bytes = blobs[digest], let sitePath = SitePath(relative: path) else {
-                        throw PublishJobError.contentNotKept(run: id, path: path)
-                    }
-                    return SiteFile(path: sitePath, bytes: bytes)
-                }
-                return (run, files)
-            }
-            let runID = try database.asOperator {
-                try $0.publishRuns.start(
-                    actor: database.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id)
-            }
-            var timer = PhaseTimer(phaseTimes)
-            let outcome = try writeRecording(runID: runID, files: files, scope: run.scope, outcome: .rolledBack, timer: &timer)
-            return Result(runID: runID, outcome: outcome, warnings: [], apps: 0)
+    /// A tenant operator's publish: its tenant's own folder, under its tenant's lock alone.
+    private func publishOwnFolder(
+        _ own: Slug, app: Slug?, at: Date, siteBaseURL: HTTPURL?, dryRun: Bool, full: Bool
+    ) throws -> Result {
+        var timer = PhaseTimer(phaseTimes)
+        let tenantID = try database.asOperator(readOnly: true) { try $0.tenants.find(own).id }
+        return try withTenantLocks([own], dryRun: dryRun, busy: wait ? .wait : .refuse) { _ in
+            timer.mark("lock")
+            return try publish(
+                into: .tenant(own, id: tenantID, in: out), at: at, tenant: own, app: app, held: nil, siteBaseURL: siteBaseURL,
+                dryRun: dryRun, full: full, timer: &timer)
         }
+    }
+
+    /// `body` holding the publish locks of `tenants` (all when nil); a dry run writes nothing
+    /// and takes none (`held` nil: every tenant).
+    private func withTenantLocks<T>(
+        _ tenants: [Slug]?, dryRun: Bool, busy: HeraldDatabase.BusyTenants, _ body: (Set<Slug>?) throws -> T
+    ) throws -> T {
+        guard !dryRun else { return try body(nil) }
+        do {
+            return try database.withTenantPublishLocks(tenants, busy: busy) { try body($0) }
+        } catch StoreError.busy(let message) where message == HeraldDatabase.tenantPublishBusy {
+            throw PublishJobError.busy
+        }
+    }
+
+    /// A publish into `folder`; `held`: the tenants whose locks this run holds (nil: all).
+    private func publish(
+        into folder: Folder, at: Date, tenant: Slug?, app: Slug?, held: Set<Slug>?, siteBaseURL: HTTPURL?, dryRun: Bool,
+        full: Bool, timer: inout PhaseTimer
+    ) throws -> Result {
+        let writer = SiteWriter(root: folder.root)
+        let intact = full || dryRun ? nil : writer.intactState()
+        timer.mark("check folder")
+        // The run a whole-folder run follows: Herald's last run over the site, or the tenant's
+        // last run over its own folder.
+        let wholeFolder: PublishScope = folder.tenant.map { .tenant($0.slug) } ?? .site
+        let wholeFolderRun = folder.tenant == nil ? tenant == nil : app == nil
+        let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
+            let snapshot = try session.changes.currentSnapshot()
+            let skipped = try held.map { held in try session.tenants.list().map(\.slug).filter { !held.contains($0) } } ?? []
+            var changed: Set<Int64>?
+            // Incremental only when the folder is exactly what the last full run left, and this
+            // run holds every tenant it could write.
+            if wholeFolderRun, skipped.isEmpty, !full, !dryRun,
+                let previous = try session.publishRuns.latest(outDir: out.path, tenantFolder: folder.tenantID),
+                previous.outcome == .succeeded, previous.scope == wholeFolder, previous.baseURL == siteBaseURL?.rawValue,
+                let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
+            {
+                changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
+                if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed, previous: previous) }
+            }
+            let tenants = try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed)
+            return Plan(
+                snapshot: snapshot, tenants: tenants.filter { !skipped.contains($0.slug) }, changedApps: changed, skipped: skipped)
+        }
+        timer.mark("snapshot (\(plan.changedApps.map { "\($0.count) changed app(s)" } ?? "full"))")
+        var site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
+        timer.mark("compile (\(site.files.count) files)")
+        guard site.errors.isEmpty else { throw PublishJobError.invalidSite(site.errors) }
+        site.warnings += plan.skipped.map {
+            "tenant \($0)'s own publish was running: its folder was left as it is (the next run catches up)"
+        }
+        let files = folder.local(site.files)
+        let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
+        if dryRun {
+            let (outcome, changes) = preview(files, in: folder, scope: PublishScope(tenant: tenant, app: app))
+            return Result(runID: nil, outcome: folder.sitePaths(outcome), warnings: site.warnings, apps: apps, changes: changes)
+        }
+        // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
+        var recordedScope = PublishScope(tenant: tenant, app: app)
+        if !plan.skipped.isEmpty {
+            // The site but the tenants left out: every app folder of the others.
+            recordedScope = .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
+            if case .apps(let paths) = recordedScope, paths.isEmpty {
+                return Result(runID: nil, outcome: SiteWriter.Outcome(), warnings: site.warnings, apps: 0)
+            }
+        }
+        let scope = plan.changedApps == nil
+            ? recordedScope
+            : .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
+        // Nothing changed since the run whose files are in place: counted on that run, no row of its own.
+        if plan.changedApps?.isEmpty == true, let previous = plan.previous, let (manifest, _) = intact {
+            try database.asOperator { try $0.publishRuns.countRepeat(of: previous.id, sourceSnapshot: plan.snapshot) }
+            var outcome = SiteWriter.Outcome()
+            outcome.unchanged = manifest.fileCount
+            outcome.manifest = manifest
+            return Result(runID: previous.id, outcome: outcome, warnings: [], apps: 0, repeated: true)
+        }
+        let runID = try database.asOperator {
+            try $0.publishRuns.start(
+                actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue,
+                tenantFolder: folder.tenantID)
+        }
+        // A whole-folder run remembers its snapshot, so the next one can publish only what changed.
+        let snapshot = recordedScope == wholeFolder ? plan.snapshot : nil
+        // An incremental run starts from the manifest checked above against the run history.
+        var outcome = try writeRecording(
+            runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
+            sourceSnapshot: snapshot, timer: &timer)
+        if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
+        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: site.warnings, apps: apps)
+    }
+
+    /// Puts the folder back exactly as run `id` left it, recorded as a new run. A tenant
+    /// operator sees, and so restores, only its tenant's own runs.
+    public func rollback(to id: Int64) throws -> Result {
+        let run = try database.asOperator(readOnly: true) { try $0.publishRuns.run(id) }
+        guard let tenantID = run.tenantID else {
+            // Herald's own run, over the site (or part of it): Herald's login only (a tenant
+            // operator never sees one), holding the site's lock and its tenants' locks.
+            return try locked {
+                try withTenantLocks(run.scope.tenants, dryRun: false, busy: wait ? .wait : .refuse) { _ in
+                    try rollback(run, into: .site(out))
+                }
+            }
+        }
+        let tenant = try database.asOperator(readOnly: true) { session in
+            try session.tenants.list().first { $0.id == tenantID }
+        }
+        guard let tenant else { throw StoreError.notFound(what: "publish run", name: String(id), listCommand: "herald publish --history") }
+        return try withTenantLocks([tenant.slug], dryRun: false, busy: wait ? .wait : .refuse) { _ in
+            try rollback(run, into: .tenant(tenant.slug, id: tenantID, in: out))
+        }
+    }
+
+    private func rollback(_ run: PublishRun, into folder: Folder) throws -> Result {
+        let id = run.id
+        let files = try database.asOperator(readOnly: true) { session -> [SiteFile] in
+            let runs = session.publishRuns
+            let kept = { (digests: [String]) in try runs.blobs(digests, tenantFolder: folder.tenantID) }
+            guard run.outcome == .succeeded || run.outcome == .rolledBack, let indexDigest = run.manifestDigest,
+                let index = try kept([indexDigest])[indexDigest],
+                let shardDigests = ManifestArchive.shardDigests(index),
+                let manifest = ManifestArchive.unpack(index: index, shards: try kept(shardDigests))
+            else {
+                throw PublishJobError.runNotRestorable(run: id, outcome: run.outcome)
+            }
+            let blobs = try kept(Array(Set(manifest.files.values)))
+            return try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
+                guard let bytes = blobs[digest], let sitePath = SitePath(relative: path) else {
+                    throw PublishJobError.contentNotKept(run: id, path: path)
+                }
+                return SiteFile(path: sitePath, bytes: bytes)
+            }
+        }
+        let runID = try database.asOperator {
+            try $0.publishRuns.start(
+                actor: database.actor, outDir: out.path, publishAt: run.publishAt, scope: run.scope, rollbackOf: id,
+                tenantFolder: folder.tenantID)
+        }
+        var timer = PhaseTimer(phaseTimes)
+        let outcome = try writeRecording(
+            runID: runID, files: files, into: folder, scope: run.scope, outcome: .rolledBack, timer: &timer)
+        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: [], apps: 0)
     }
 
     /// Deletes recorded runs (keeping the `keepNewest` newest, or those started since `before`;
@@ -195,8 +338,10 @@ public struct PublishJob {
         }
     }
 
+    /// Writes `files` into `folder` and records the run. `scope` is as the folder sees it: a
+    /// tenant's own folder names its apps without the tenant.
     private func writeRecording(
-        runID: Int64, files: [SiteFile], scope: PublishScope, previous: SiteManifest? = nil,
+        runID: Int64, files: [SiteFile], into folder: Folder, scope: PublishScope, previous: SiteManifest? = nil,
         outcome name: PublishRunOutcome = .succeeded, sourceSnapshot: String? = nil, timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
@@ -208,9 +353,12 @@ public struct PublishJob {
         do {
             if !contents.isEmpty {
                 let blobStore = try database.connectAgain()
-                storing = BackgroundWork { [contents] in try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents) } }
+                let tenantFolder = folder.tenantID
+                storing = BackgroundWork { [contents] in
+                    try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
+                }
             }
-            outcome = try SiteWriter(root: out).sync(files, scope: scope.folders, previous: previous)
+            outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous)
             try storing?.wait()
         } catch {
             _ = try? storing?.wait()
@@ -227,7 +375,7 @@ public struct PublishJob {
         var blobs = packed.shards
         blobs[manifestDigest] = packed.index
         try database.asOperator { session in
-            try session.publishRuns.storeBlobs(blobs)
+            try session.publishRuns.storeBlobs(blobs, tenantFolder: folder.tenantID)
             try session.publishRuns.finish(
                 runID, outcome: name, written: outcome.written.count, unchanged: outcome.unchanged,
                 removed: outcome.removed.count, manifestDigest: manifestDigest, message: nil, sourceSnapshot: sourceSnapshot)
@@ -236,29 +384,31 @@ public struct PublishJob {
         return outcome
     }
 
-    /// What a publish would change, without writing: each file compared with what is on
-    /// disk, and the files Herald published before in `scope` that it would now remove.
-    private func preview(_ files: [SiteFile], scope: PublishScope) -> (SiteWriter.Outcome, [FileChange]) {
+    /// What a publish would change in `folder`, without writing: each file compared with what
+    /// is on disk, and the files Herald published there before, in `scope`, that it would remove.
+    private func preview(_ files: [SiteFile], in folder: Folder, scope: PublishScope) -> (SiteWriter.Outcome, [FileChange]) {
         var outcome = SiteWriter.Outcome()
         var changes: [FileChange] = []
+        func onDisk(_ path: String) -> [UInt8]? {
+            FileManager.default.contents(atPath: folder.root.appendingPathComponent(path).path).map { [UInt8]($0) }
+        }
         for file in files {
             let path = file.path.description
-            let before = FileManager.default.contents(atPath: out.appendingPathComponent(path).path).map { [UInt8]($0) }
+            let before = onDisk(path)
             if before == file.bytes {
                 outcome.unchanged += 1
             } else {
                 outcome.written.append(path)
-                changes.append(FileChange(path: path, before: before, after: file.bytes))
+                changes.append(FileChange(path: folder.sitePath(path), before: before, after: file.bytes))
             }
         }
         let published = Set(files.map(\.path.description))
-        let folders = scope.folders
-        for path in SiteWriter(root: out).readManifest().files.keys.sorted() where !published.contains(path) {
+        let folders = folder.folders(of: scope)
+        for path in SiteWriter(root: folder.root).readManifest().files.keys.sorted() where !published.contains(path) {
             let segments = path.split(separator: "/").map(String.init)
             guard folders.map({ $0.contains { Array(segments.prefix($0.count)) == $0 } }) ?? true else { continue }
             outcome.removed.append(path)
-            let before = FileManager.default.contents(atPath: out.appendingPathComponent(path).path).map { [UInt8]($0) }
-            changes.append(FileChange(path: path, before: before, after: nil))
+            changes.append(FileChange(path: folder.sitePath(path), before: onDisk(path), after: nil))
         }
         return (outcome, changes)
     }

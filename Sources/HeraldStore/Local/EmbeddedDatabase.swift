@@ -5,7 +5,8 @@ import PostgresClient
 /// Herald's data directory (`HERALD_HOME`, default `~/.local/share/herald`; as root
 /// `/var/lib/herald`, which the `postgres` user can reach), created on first use, started on
 /// demand as a daemon, listening only on a unix socket inside its folder, migrated
-/// automatically.
+/// automatically. Only the OS user who made it gets in as its superuser (peer authentication;
+/// its folder, with the socket, is private); any other role needs its password.
 public struct EmbeddedDatabase {
     public static let databaseName = "herald"
     /// Written into the cluster's postgresql.conf above the local-only settings (clusters
@@ -85,11 +86,18 @@ public struct EmbeddedDatabase {
         return Int32(first.trimmingCharacters(in: .whitespaces))
     }
 
+    /// Whether the cluster lets in its owner only (clusters made before Herald restricted them
+    /// trusted every local user: `prepare` fixes them, so the quick path is not taken for one).
+    var isRestrictedToOwner: Bool {
+        let hba = clusterDirectory.appendingPathComponent("data/pg_hba.conf")
+        return (try? String(contentsOf: hba, encoding: .utf8))?.contains(LocalPostgresServer.ownerOnlyMarker) ?? false
+    }
+
     /// A session on the local database for a command, in one connection when it is ready (made,
     /// running, migrated: every command after the first), else made ready first. Returns what
     /// it did, for people.
     public func open(actor: String) throws -> (database: HeraldDatabase, notes: [String]) {
-        if isInitialized, let database = try? HeraldDatabase(location: location, actor: actor) {
+        if isInitialized, isRestrictedToOwner, let database = try? HeraldDatabase(location: location, actor: actor) {
             let status = try database.migrationStatus()
             if let refusal = Migrator.refusal(status) { throw refusal }
             if status.pending.isEmpty { return (database, []) }
@@ -107,10 +115,14 @@ public struct EmbeddedDatabase {
         let server = try server()
         do {
             if !isInitialized {
+                try requireReachableHome(server)
                 try server.initializeIfNeeded()
                 notes.append("created a local PostgreSQL in \(clusterDirectory.path)")
             }
+            // Clusters made before Herald restricted them trusted every local user: fixed here too.
+            try server.restrictToOwner(osUser: Self.osUser)
             if !server.isAccepting {
+                try requireReachableHome(server)
                 try server.startDetached()
                 notes.append("started the local PostgreSQL (unix socket in \(clusterDirectory.path), no TCP port)")
             }
@@ -128,6 +140,22 @@ public struct EmbeddedDatabase {
         return notes
     }
 
+    /// The OS user running herald, who alone gets in as the cluster's superuser.
+    static var osUser: String {
+        getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
+    }
+
+    /// As root the server runs as the `postgres` user: a HERALD_HOME it cannot enter (a 0700
+    /// temporary folder, root's home) is said in words, before initdb fails on it.
+    func requireReachableHome(_ server: LocalPostgresServer) throws {
+        guard let blocked = server.folderTheServerCannotEnter else { return }
+        throw EmbeddedDatabaseError.homeUnreachable(
+            "the local PostgreSQL runs as the postgres user when herald runs as root, and postgres cannot enter "
+                + "\(blocked.path) (mode \(blocked.mode), owner \(blocked.owner)) on the way to \(clusterDirectory.path): "
+                + "set HERALD_HOME to a folder it can reach (the default for root is /var/lib/herald), "
+                + "or let it through with `chmod o+x \(blocked.path)`")
+    }
+
     /// Stops the daemon; false when it was not running.
     public func stop() throws -> Bool {
         guard isRunning else { return false }
@@ -135,6 +163,18 @@ public struct EmbeddedDatabase {
             return try server().stopDetached()
         } catch let error as PostgresError {
             throw StoreError.from(error)
+        }
+    }
+}
+
+/// Why Herald's local PostgreSQL cannot be made where it was asked for.
+public enum EmbeddedDatabaseError: Error, CustomStringConvertible, Equatable {
+    /// The server's OS user cannot reach HERALD_HOME's cluster folder. sysexits 73.
+    case homeUnreachable(String)
+
+    public var description: String {
+        switch self {
+        case .homeUnreachable(let message): message
         }
     }
 }

@@ -22,6 +22,9 @@ public struct PublishRun: Sendable, Equatable {
     /// Later publishes that found nothing to change, counted here instead of a row each.
     public let repeats: Int
     public let lastRepeatedAt: Date?
+    /// Set for a tenant operator's run: it wrote that tenant's own folder (`<out>/<tenant>/`,
+    /// its manifest inside), and its contents are kept with the tenant's.
+    public let tenantID: Int64?
 }
 
 /// The publish history and the contents it keeps for rollbacks (operator work).
@@ -35,28 +38,37 @@ public struct PublishRunRepository {
         connection = session.connection
     }
 
+    /// Records a run as started. `tenantFolder`: the tenant (id) whose own folder a tenant
+    /// operator's run writes; nil for Herald's own runs.
     public func start(
-        actor: String, outDir: String, publishAt: Date, scope: PublishScope, rollbackOf: Int64? = nil, baseURL: String? = nil
+        actor: String, outDir: String, publishAt: Date, scope: PublishScope, rollbackOf: Int64? = nil, baseURL: String? = nil,
+        tenantFolder: Int64? = nil
     ) throws -> Int64 {
         try connection.query(
             """
-            INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of, base_url)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
-            """, [actor, outDir, publishAt, scope.storedText, PublishRunOutcome.running.rawValue, rollbackOf, baseURL])[0].decode("id")
+            INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of, base_url, tenant_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+            """, [actor, outDir, publishAt, scope.storedText, PublishRunOutcome.running.rawValue, rollbackOf, baseURL, tenantFolder]
+        )[0].decode("id")
     }
 
-    /// The newest run into `outDir`, whatever its outcome.
-    public func latest(outDir: String) throws -> PublishRun? {
+    /// The newest run into `outDir`, whatever its outcome: Herald's own runs, or with
+    /// `tenantFolder` that tenant's own-folder runs.
+    public func latest(outDir: String, tenantFolder: Int64? = nil) throws -> PublishRun? {
         try decode(
             connection.query(
-                "SELECT *, source_snapshot::text AS source_snapshot_text FROM publish_runs WHERE out_dir = $1 ORDER BY id DESC LIMIT 1",
-                [outDir])
+                """
+                SELECT *, source_snapshot::text AS source_snapshot_text FROM publish_runs
+                WHERE out_dir = $1 AND tenant_id IS NOT DISTINCT FROM $2 ORDER BY id DESC LIMIT 1
+                """, [outDir, tenantFolder])
         ).first
     }
 
-    /// Stores the contents not stored yet (content-addressed: identical bytes are kept once).
-    public func storeBlobs(_ blobs: [String: [UInt8]]) throws {
+    /// Stores the contents not stored yet (content-addressed: identical bytes are kept once);
+    /// with `tenantFolder`, among that tenant's own (a tenant operator's runs).
+    public func storeBlobs(_ blobs: [String: [UInt8]], tenantFolder: Int64? = nil) throws {
         guard !blobs.isEmpty else { return }
+        if let tenantFolder { return try storeTenantBlobs(blobs, tenant: tenantFolder) }
         let digests = Array(blobs.keys)
         let present = Set(
             try connection.query("SELECT digest FROM publish_blobs WHERE digest = ANY($1::text[])", [digests])
@@ -144,12 +156,55 @@ public struct PublishRunRepository {
         return run
     }
 
-    public func blobs(_ digests: [String]) throws -> [String: [UInt8]] {
+    /// Stored contents by digest; with `tenantFolder`, among that tenant's own.
+    public func blobs(_ digests: [String], tenantFolder: Int64? = nil) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
-        for row in try connection.query("SELECT digest, content FROM publish_blobs WHERE digest = ANY($1::text[])", [digests]) {
+        let rows = try tenantFolder.map {
+            try connection.query(
+                "SELECT digest, content FROM tenant_publish_blobs WHERE tenant_id = $1 AND digest = ANY($2::text[])", [$0, digests])
+        } ?? connection.query("SELECT digest, content FROM publish_blobs WHERE digest = ANY($1::text[])", [digests])
+        for row in rows {
             result[try row.decode("digest")] = [UInt8](try row.decode("content", as: Data.self))
         }
         return result
+    }
+
+    /// A tenant's contents go in by INSERT (COPY cannot write a row-secured table), a few
+    /// megabytes per statement; a digest the tenant has already is left alone, never an error.
+    private func storeTenantBlobs(_ blobs: [String: [UInt8]], tenant: Int64) throws {
+        var digests: [String] = []
+        var contents: [String] = []
+        var size = 0
+        func flush() throws {
+            guard !digests.isEmpty else { return }
+            try connection.execute(
+                """
+                INSERT INTO tenant_publish_blobs (tenant_id, digest, content)
+                SELECT $1, u.digest, decode(u.content, 'hex') FROM unnest($2::text[], $3::text[]) AS u(digest, content)
+                ON CONFLICT (tenant_id, digest) DO NOTHING
+                """, [tenant, digests, contents])
+            digests.removeAll(keepingCapacity: true)
+            contents.removeAll(keepingCapacity: true)
+            size = 0
+        }
+        for (digest, bytes) in blobs.sorted(by: { $0.key < $1.key }) {
+            digests.append(digest)
+            contents.append(Self.hex(bytes))
+            size += bytes.count
+            if size > 4 << 20 { try flush() }
+        }
+        try flush()
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private func decode(_ rows: QueryResult) throws -> [PublishRun] {
@@ -170,7 +225,8 @@ public struct PublishRunRepository {
                 filesWritten: try row.decode("files_written"), filesUnchanged: try row.decode("files_unchanged"),
                 filesRemoved: try row.decode("files_removed"), manifestDigest: try row.decode("manifest_digest"),
                 message: try row.decode("message"), sourceSnapshot: try row.decode("source_snapshot_text"),
-                baseURL: try row.decode("base_url"), repeats: try row.decode("repeats"), lastRepeatedAt: try row.decode("last_repeated_at"))
+                baseURL: try row.decode("base_url"), repeats: try row.decode("repeats"), lastRepeatedAt: try row.decode("last_repeated_at"),
+                tenantID: try row.decode("tenant_id"))
         }
     }
 }

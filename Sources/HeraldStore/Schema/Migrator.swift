@@ -76,6 +76,16 @@ public struct Migrator: Sendable {
         return done
     }
 
+    /// Runs `herald_ensure_access()` (from 0015 on) and returns what it repaired; nothing on a
+    /// schema that predates it.
+    public func ensureAccess(_ connection: Connection) throws -> [String] {
+        let known = try connection.query("SELECT to_regprocedure('public.herald_ensure_access()') IS NOT NULL AS known")
+        guard try known.first?.decode("known", as: Bool.self) == true else { return [] }
+        return try connection.transaction { tx in
+            try tx.query("SELECT note FROM herald_ensure_access() AS note").map { try $0.decode("note") }
+        }
+    }
+
     /// Why a database cannot be migrated (or used) as it is, if it cannot.
     public static func refusal(_ status: MigrationStatus) -> StoreError? {
         if !status.changed.isEmpty {

@@ -8,12 +8,17 @@ import PostgresClient
 /// - `tenant`: everything inside one tenant; RLS confines it to that tenant's rows, so a
 ///   query that forgets its WHERE clause still cannot see or touch another tenant.
 ///
+/// A tenant operator's login (`HeraldLogin`) cannot become herald_operator: its "operator"
+/// work runs as herald_tenant in its own tenant, and the database holds it there whatever
+/// it asks for. Asking for another tenant is refused here first, in words.
+///
 /// Not Sendable: the connection is owned here and used from one thread. It never leaves
 /// HeraldStore: callers get units of work, schema operations and advisory locks.
 public final class HeraldDatabase {
     let connection: Connection
     let configuration: ConnectionConfiguration
     public let actor: String
+    private var knownLogin: HeraldLogin?
 
     /// Connects to `location` and labels the session with `actor` for the audit log.
     public convenience init(location: DatabaseLocation, actor: String) throws {
@@ -38,6 +43,22 @@ public final class HeraldDatabase {
         try HeraldDatabase(configuration: configuration, actor: actor)
     }
 
+    // MARK: The login
+
+    /// Who this connection's login is to Herald (read once).
+    public func login() throws -> HeraldLogin {
+        if let knownLogin { return knownLogin }
+        let login = try translatingErrors { try HeraldLogin.read(connection) }
+        knownLogin = login
+        return login
+    }
+
+    /// The SCRAM verifier of `password` for `role`, computed on this side: grant functions are
+    /// given the verifier, never the password.
+    public func passwordVerifier(_ password: String, role: String) throws -> String {
+        try translatingErrors { try connection.scramVerifier(password: password, user: role) }
+    }
+
     // MARK: Schema
 
     public func migrationStatus() throws -> MigrationStatus {
@@ -49,10 +70,26 @@ public final class HeraldDatabase {
         try translatingErrors { try Migrator().migrate(connection, progress: progress) }
     }
 
+    /// Makes Herald's roles, rights, object owners and tenants' logins what the schema needs
+    /// (`herald_ensure_access()`): a database restored on a server without them works again.
+    /// Returns what was repaired, in words; nothing when all was in place.
+    @discardableResult
+    public func ensureAccess() throws -> [String] {
+        let notes = try translatingErrors { try Migrator().ensureAccess(connection) }
+        knownLogin = nil  // the login may have become Herald's own
+        return notes
+    }
+
     /// Every command but `migrate` calls this first: it refuses a database whose schema is
     /// not exactly what this binary carries.
     public func requireCurrentSchema() throws {
-        let status = try migrationStatus()
+        let status: MigrationStatus
+        do {
+            status = try migrationStatus()
+        } catch StoreError.permissionDenied(let message) {
+            throw StoreError.schema(
+                "this login cannot read Herald's migrations (\(message)); after a restore, run `herald migrate` once as a superuser")
+        }
         if let refusal = Migrator.refusal(status) { throw refusal }
         if !status.pending.isEmpty {
             let names = status.pending.map(\.name).joined(separator: ", ")
@@ -88,9 +125,10 @@ public final class HeraldDatabase {
         _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false,
         _ body: (UnitOfWork) throws -> T
     ) throws -> T {
-        try translatingErrors {
+        let login = try login()
+        return try translatingErrors {
             try connection.transaction(isolation.level, readOnly: readOnly) { tx in
-                try body(UnitOfWork(connection: tx))
+                try body(UnitOfWork(connection: tx, login: login))
             }
         }
     }
@@ -108,9 +146,10 @@ public final class HeraldDatabase {
     /// runs beside other connections, where that can happen and a retry is always safe.
     public func asOperatorRetryingConflicts<T>(attempts: Int = 5, _ body: (OperatorSession) throws -> T) throws -> T {
         var attempt = 1
+        let login = try login()
         while true {
             do {
-                return try connection.transaction { try body(UnitOfWork(connection: $0).asOperator()) }
+                return try connection.transaction { try body(UnitOfWork(connection: $0, login: login).asOperator()) }
             } catch let error as PostgresError where attempt < attempts && Self.isBrokenConflict(error) {
                 attempt += 1
             } catch let error as PostgresError {
@@ -160,28 +199,54 @@ public enum TransactionIsolation: Sendable {
 /// the statements that follow; sessions from an earlier call must not be used after it.
 public struct UnitOfWork {
     let connection: Connection
+    /// Whose transaction this is.
+    public let login: HeraldLogin
 
+    /// Cross-tenant work as `herald_operator`; for a tenant operator's login, the same work
+    /// confined to its tenant (as herald_tenant: every tenant it sees is its own).
     public func asOperator() throws -> OperatorSession {
+        if let refusal = login.refusalOfHeraldWork { throw refusal }
+        if login.kind == .tenantOperator, let tenantID = login.tenantID {
+            try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenantID)])
+            try switchRole("herald_tenant")
+            return OperatorSession(connection: connection, confinedTo: login.tenant)
+        }
         try connection.execute("SELECT set_config('herald.tenant_id', '', true)")
-        try connection.execute("SET LOCAL ROLE herald_operator")
-        return OperatorSession(connection: connection)
+        try switchRole("herald_operator")
+        return OperatorSession(connection: connection, confinedTo: nil)
+    }
+
+    /// SET LOCAL ROLE to one of Herald's roles; a server that lacks them is said in words.
+    private func switchRole(_ role: String) throws {
+        do {
+            // `role` is one of Herald's two constant names, never input.
+            try connection.execute("SET LOCAL ROLE \(role)")
+        } catch let error as PostgresError where error.sqlState == .undefinedObject {
+            throw StoreError.schema(
+                "Herald's roles do not exist on this server (a database restored from a dump?): run `herald migrate` "
+                    + "(as a superuser once, after a restore)")
+        }
     }
 
     public func inTenant(_ slug: Slug) throws -> TenantSession {
+        if let refusal = login.refusal(toActOn: slug) { throw refusal }
         let tenant = try asOperator().tenants.find(slug)
         return try inTenant(tenant)
     }
 
     public func inTenant(_ tenant: TenantRecord) throws -> TenantSession {
+        if let refusal = login.refusal(toActOn: tenant.slug) { throw refusal }
         try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenant.id)])
-        try connection.execute("SET LOCAL ROLE herald_tenant")
+        try switchRole("herald_tenant")
         return TenantSession(connection: connection, tenant: tenant)
     }
 }
 
-/// A transaction as `herald_operator`.
+/// A transaction as `herald_operator`, or a tenant operator's as herald_tenant in its tenant.
 public struct OperatorSession {
     let connection: Connection
+    /// The tenant a tenant operator's session is held to (nil: every tenant).
+    public let confinedTo: Slug?
     public var tenants: TenantRepository { TenantRepository(connection: connection) }
 }
 

@@ -175,6 +175,19 @@ public final class Connection {
         try execute("SELECT pg_advisory_xact_lock($1::bigint)", [key])
     }
 
+    // MARK: Passwords
+
+    /// The SCRAM-SHA-256 verifier of `password` for role `user`, computed here by libpq
+    /// (`PQencryptPasswordConn`): `ALTER ROLE … PASSWORD` takes it as it is, so the password
+    /// itself never reaches the server, its logs or its tables.
+    public func scramVerifier(password: String, user: String) throws -> String {
+        guard let verifier = PQencryptPasswordConn(handle, password, user, "scram-sha-256") else {
+            throw connectionError()
+        }
+        defer { PQfreemem(verifier) }
+        return String(cString: verifier)
+    }
+
     // MARK: COPY
 
     /// `COPY … FROM STDIN` (text format): `write` sends rows through the writer. Returns rows copied.

@@ -22,6 +22,9 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let deadlockDetected = SQLState(rawValue: "40P01")
     // Class 42: syntax error or access rule violation
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
+    public static let undefinedObject = SQLState(rawValue: "42704")
+    // Class 55: object not in prerequisite state
+    public static let lockNotAvailable = SQLState(rawValue: "55P03")
     // Class P0: PL/pgSQL error
     public static let raiseException = SQLState(rawValue: "P0001")
 }

@@ -84,6 +84,78 @@ public final class LocalPostgresServer: Sendable {
         throw PostgresError(kind: .connection, message: "the PostgreSQL server did not start: \(Self.tail(of: logFile))")
     }
 
+    // MARK: Who may connect
+
+    /// The first line of the pg_hba.conf `restrictToOwner` writes (and finds, to know it did).
+    public static let ownerOnlyMarker = "# owner only: peer for the superuser, passwords for everyone else"
+
+    /// Lets in only `osUser` as the superuser `postgres` (peer authentication through a map:
+    /// no password, but only that OS user), and every other role with its password
+    /// (SCRAM); makes the cluster's folder, where its socket is, private to the server's OS
+    /// user (0700), so no other local user reaches the socket at all. Idempotent; a running
+    /// server reloads its authentication at once (the socket's own mode follows at the
+    /// next start). Returns whether it changed anything.
+    @discardableResult
+    public func restrictToOwner(osUser: String) throws -> Bool {
+        guard osUser.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }),
+            !osUser.isEmpty
+        else {
+            throw PostgresError(kind: .usage, message: "cannot restrict the local PostgreSQL to the OS user \"\(osUser)\": an unusual name")
+        }
+        chmod(directory.path, 0o700)
+        let hba = dataDirectory.appendingPathComponent("pg_hba.conf")
+        let ident = dataDirectory.appendingPathComponent("pg_ident.conf")
+        let wantedHba = "\(Self.ownerOnlyMarker)\nlocal all postgres peer map=owner\nlocal all all scram-sha-256\n"
+        let wantedIdent = "# the OS user that owns this cluster is its superuser\nowner \(osUser) postgres\n"
+        let currentHba = (try? String(contentsOf: hba, encoding: .utf8)) ?? ""
+        let currentIdent = (try? String(contentsOf: ident, encoding: .utf8)) ?? ""
+        guard currentHba != wantedHba || currentIdent != wantedIdent else { return false }
+        try Data(wantedHba.utf8).write(to: hba)
+        try Data(wantedIdent.utf8).write(to: ident)
+        let conf = dataDirectory.appendingPathComponent("postgresql.conf")
+        if let text = try? String(contentsOf: conf, encoding: .utf8), !text.contains(Self.ownerOnlyMarker) {
+            let handle = try FileHandle(forWritingTo: conf)
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\n\(Self.ownerOnlyMarker)\nunix_socket_permissions = 0700\n".utf8))
+        }
+        for file in [hba, ident, conf] { try handOverToPostgresUser(file) }
+        for file in [hba, ident] { chmod(file.path, 0o600) }
+        if isAccepting {
+            // Still the old rules until the reload: the connection gets in as before.
+            try Connection(configuration: configuration(database: "postgres")).execute("SELECT pg_reload_conf()")
+        }
+        return true
+    }
+
+    /// When Herald runs as root the server runs as the `postgres` OS user, which must be able to
+    /// enter every folder on the way to the cluster's. The first folder it cannot enter, with its
+    /// mode and owner, if there is one (nil when not root, or when every folder lets it in).
+    public var folderTheServerCannotEnter: (path: String, mode: String, owner: String)? {
+        guard Self.isRoot, let user = getpwnam("postgres") else { return nil }
+        let uid = user.pointee.pw_uid
+        let gid = user.pointee.pw_gid
+        var groups = [gid_t](repeating: 0, count: 64)
+        var count = Int32(groups.count)
+        getgrouplist(user.pointee.pw_name, gid, &groups, &count)
+        let memberOf = Set(groups.prefix(Int(max(0, count))))
+        var path = ""
+        for component in directory.deletingLastPathComponent().standardizedFileURL.pathComponents.dropFirst() {
+            path += "/" + component
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }  // not made yet: created for the server below
+            let mode = info.st_mode
+            let enters =
+                info.st_uid == uid ? mode & S_IXUSR != 0
+                : memberOf.contains(info.st_gid) || info.st_gid == gid ? mode & S_IXGRP != 0 : mode & S_IXOTH != 0
+            if !enters {
+                let owner = getpwuid(info.st_uid).map { String(cString: $0.pointee.pw_name) } ?? String(info.st_uid)
+                return (path, String(mode & 0o777, radix: 8), owner)
+            }
+        }
+        return nil
+    }
+
     // MARK: As a daemon (the embedded local database)
 
     /// Writes the local-only settings into the cluster's own configuration (unix socket in

@@ -43,7 +43,7 @@ struct AppCommand: ParsableCommand {
                     baseURL: try baseURL.map { try HTTPURL($0) }, campaigns: [])
                 try throwIfProblems(spec.problems())
                 let database = try Environment.openDatabase()
-                let app = try database.inTenant(try tenant.slug()) { try $0.apps.create(spec) }
+                let app = try database.inTenant(try tenant.slug(in: database)) { try $0.apps.create(spec) }
                 if output.json {
                     try printJSON(AppJSON(app))
                 } else {
@@ -62,7 +62,7 @@ struct AppCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let database = try Environment.openDatabase()
-                let apps = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.apps.list() }
+                let apps = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.apps.list() }
                 if output.json {
                     try printJSON(apps.map(AppJSON.init))
                     return
@@ -90,7 +90,7 @@ struct AppCommand: ParsableCommand {
             try reportingFailures {
                 let slug = try Slug(slug)
                 let database = try Environment.openDatabase()
-                let app = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.apps.find(slug) }
+                let app = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.apps.find(slug) }
                 if output.json {
                     try printJSON(AppJSON(app))
                     return
@@ -147,7 +147,7 @@ struct AppCommand: ParsableCommand {
                     throw InputError(message: "nothing to change: give at least one option (see --help)", code: ExitStatus.usage)
                 }
                 let database = try Environment.openDatabase()
-                let app = try database.inTenant(try tenant.slug()) { try $0.apps.update(slug, changes) }
+                let app = try database.inTenant(try tenant.slug(in: database)) { try $0.apps.update(slug, changes) }
                 if output.json {
                     try printJSON(AppJSON(app))
                 } else {

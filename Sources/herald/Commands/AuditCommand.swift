@@ -6,41 +6,124 @@ import HeraldStore
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Show who changed what in a tenant (written by the database itself).",
-        discussion: "Example: herald audit --tenant acme --since 2026-05-01")
+        abstract: "Show who changed what in a tenant, field by field (written by the database itself).",
+        discussion: """
+            Each change names its actor: a tenant operator's login (the database records it; nothing the operator \
+            sets changes it), or for Herald's own login HERALD_ACTOR, else the OS user. Updated fields show what they \
+            were and what they became; a row Herald rewrote in one go (a locale's content) counts as one update.
+
+            Examples:
+              herald audit --tenant acme --since 2h
+              herald audit --campaign spring-sale --app weather --since yesterday --json
+              herald audit --actor acme_ops --since 2026-05-01 --limit 50
+            """)
 
     @OptionGroup var tenant: TenantOption
-    @Option(help: ArgumentHelp("Only changes at or after this time (ISO 8601 or a UTC date).", valueName: "time"))
+    @Option(help: ArgumentHelp("Only changes at or after this time: 2h, 30m, 3d, 1w (ago), today, yesterday, or ISO 8601 / a UTC date.", valueName: "time"))
     var since: String?
+    @Option(help: "Only the changes to campaigns with this key (their conditions and content included).") var campaign: String?
+    @Option(help: "Only the changes in this app (with --campaign: that app's campaign).") var app: String?
+    @Option(help: "Only the changes made by this actor.") var actor: String?
     @Option(help: "At most this many entries (the newest).") var limit = 200
     @OptionGroup var output: JSONFlag
 
+    /// One changed field: its value before and after (JSON; null when the row was created or removed).
+    struct FieldChange: Encodable {
+        let field: String
+        let from, to: ParsedJSON?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(field, forKey: .field)
+            try container.encode(from ?? .null, forKey: .from)
+            try container.encode(to ?? .null, forKey: .to)
+        }
+
+        enum CodingKeys: String, CodingKey { case field, from, to }
+    }
+
+    /// Fields that say where a row sits or when it was written, not what it says.
+    static let bookkeeping: Set<String> = ["tenant_id", "id", "created_at", "updated_at", "app_id", "campaign_id", "seq", "assigned_at"]
+
+    /// The fields that differ between two row images, in their order of name.
+    static func changes(before: String?, after: String?) -> [FieldChange] {
+        func members(_ text: String?) -> [String: ParsedJSON] {
+            guard let text, case .object(let members) = ParsedJSON(text: text) else { return [:] }
+            return members
+        }
+        let old = members(before)
+        let new = members(after)
+        return Set(old.keys).union(new.keys).subtracting(bookkeeping).sorted().compactMap { key in
+            let from = old[key].flatMap { $0 == .null ? nil : $0 }
+            let to = new[key].flatMap { $0 == .null ? nil : $0 }
+            return from == to ? nil : FieldChange(field: camelCaseKey(key), from: from, to: to)
+        }
+    }
+
     func run() throws {
         try reportingFailures {
-            let since = try since.map { try flagTime($0, flag: "--since") }
-            let database = try Environment.openDatabase()
-            let entries = try database.inTenant(try tenant.slug(), readOnly: true) {
-                try $0.audit.entries(since: since, limit: limit)
+            guard limit >= 1 else { throw InputError(message: "--limit must be at least 1", code: ExitStatus.usage) }
+            let since = try since.map { text in
+                guard let date = RelativeTime.parse(text) else {
+                    throw InputError(
+                        message: "--since \"\(text)\" is not a time: use 2h, 30m, 3d, 1w (ago), today, yesterday, "
+                            + "an ISO 8601 time such as 2026-05-01T09:00:00Z or a date 2026-05-01 (UTC)",
+                        code: ExitStatus.usage)
+                }
+                return date
             }
+            let filter = AuditFilter(
+                since: since, actor: actor, app: try app.map { try Slug($0) }, campaign: try campaign.map { try Slug($0) }, limit: limit)
+            let database = try Environment.openDatabase()
+            let entries = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.audit.changes(filter) }
             if output.json {
                 /// `before` and `after` are the row as it was and became (columns in camelCase), or null.
                 struct Entry: Encodable {
                     let at: Date
                     let actor, action, entity, entityId: String
+                    let changes: [FieldChange]
                     let before, after: ParsedJSON?
                 }
                 try printJSON(entries.map {
                     Entry(at: $0.at, actor: $0.actor, action: $0.action, entity: $0.entity, entityId: $0.entityID,
+                          changes: Self.changes(before: $0.before, after: $0.after),
                           before: $0.before.flatMap { ParsedJSON(text: $0)?.camelCased },
                           after: $0.after.flatMap { ParsedJSON(text: $0)?.camelCased })
                 })
+                return
+            }
+            guard !entries.isEmpty else {
+                print("no changes recorded")
                 return
             }
             var table = TextTable("AT", "ACTOR", "ACTION", "ENTITY", "ID")
             for entry in entries {
                 table.append(formatTimestamp(entry.at), entry.actor, entry.action, entry.entity, entry.entityID)
             }
-            printTable(table, emptyMessage: "no changes recorded")
+            // Each entry's line, then its changed fields beneath it.
+            let lines = table.render().split(separator: "\n", omittingEmptySubsequences: false)
+            if let header = lines.first { print(header) }
+            for (line, entry) in zip(lines.dropFirst(), entries) {
+                print(line)
+                for change in Self.changes(before: entry.before, after: entry.after) {
+                    print("    \(change.field): \(Self.shown(change.from)) → \(Self.shown(change.to))")
+                }
+            }
         }
+    }
+
+    /// A value as one short line of JSON ("-" for none).
+    static func shown(_ value: ParsedJSON?) -> String {
+        guard let value else { return "-" }
+        let text: String
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(value) {
+            text = String(decoding: data, as: UTF8.self)
+        } else {
+            text = "?"
+        }
+        let line = text.replacingOccurrences(of: "\n", with: " ")
+        return line.count > 80 ? String(line.prefix(77)) + "..." : line
     }
 }

@@ -64,7 +64,7 @@ struct CampaignCommand: ParsableCommand {
                 try schedule.apply(to: &spec)
                 spec.conditions = try addConditions(all: allConditions, any: anyConditions, kind: kind, to: ConditionSet())
                 let database = try Environment.openDatabase()
-                let (app, record) = try database.inTenant(try where_.tenant.slug()) { session in
+                let (app, record) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
                     let app = try session.apps.find(try where_.app.slug())
                     let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
                     if let content = try contentOptions.content(kind: kind, existing: nil) {
@@ -103,7 +103,7 @@ struct CampaignCommand: ParsableCommand {
                     return status
                 }
                 let database = try Environment.openDatabase()
-                let tenantSpec = try database.inTenant(try tenant.slug(), readOnly: true) { session in
+                let tenantSpec = try database.inTenant(try tenant.slug(in: database), readOnly: true) { session in
                     try session.spec(app: try ShellDefaults.app(app).map { try Slug($0) })
                 }
                 let rows = tenantSpec.apps.flatMap { app in
@@ -139,7 +139,7 @@ struct CampaignCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let database = try Environment.openDatabase()
-                let (app, record) = try database.inTenant(try where_.tenant.slug(), readOnly: true) { session in
+                let (app, record) = try database.inTenant(try where_.tenant.slug(in: database), readOnly: true) { session in
                     let app = try session.apps.find(try where_.app.slug())
                     return (app, try session.campaigns.find(try Slug(key), in: app))
                 }
@@ -184,7 +184,7 @@ struct CampaignCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let database = try Environment.openDatabase()
-                let (app, spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
+                let (app, spec, changed) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
                     let app = try session.apps.find(try where_.app.slug())
                     var spec = try session.campaigns.find(try Slug(key), in: app).spec
                     if let name { spec.name = name }
@@ -256,7 +256,7 @@ private func setStatus(
 ) throws {
     try reportingFailures {
         let database = try Environment.openDatabase()
-        let (app, record) = try database.inTenant(try where_.tenant.slug()) { session in
+        let (app, record) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
             let app = try session.apps.find(try where_.app.slug())
             let key = try Slug(key)
             if status == .active, !force {

@@ -52,6 +52,12 @@ struct ApplyCommand: ParsableCommand {
         try reportingFailures {
             let document = try readCampaignsFile(file)
             let database = try Environment.openDatabase()
+            let login = try database.login()
+            if let own = login.operatedTenant, let other = document.tenants.first(where: { $0.slug != own }) {
+                throw InputError(
+                    message: "\(file) names tenant \(other.slug): \(login.name) operates tenant \(own) only, so it applies files of \(own) alone",
+                    code: ExitStatus.noPermission)
+            }
             let steps: [ApplyStep]
             do {
                 steps = try database.transaction { unit in
@@ -164,7 +170,7 @@ struct ExportCommand: ParsableCommand {
             }
             let app = try app.map { try Slug($0) }
             let database = try Environment.openDatabase()
-            let spec = try database.inTenant(try tenant.slug(), readOnly: true) { try $0.spec(app: app) }
+            let spec = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.spec(app: app) }
             let yaml = CampaignsDocument(version: CampaignsDocument.currentVersion, tenants: [spec]).yaml()
             if let output {
                 do {

@@ -84,7 +84,7 @@ private func changeConditions(
     key: String, where_: CampaignCommand.AppOptions, json: Bool, _ change: (inout CampaignSpec) throws -> Void
 ) throws {
     let database = try Environment.openDatabase()
-    let (app, spec, changed) = try database.inTenant(try where_.tenant.slug()) { session in
+    let (app, spec, changed) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
         let app = try session.apps.find(try where_.app.slug())
         var spec = try session.campaigns.find(try Slug(key), in: app).spec
         try change(&spec)

@@ -11,6 +11,11 @@ struct MigrateCommand: ParsableCommand {
             under an advisory lock (two runs never interleave). Refuses to continue when an \
             applied migration changed or the database was migrated by a newer herald.
 
+            Then makes Herald's roles, rights and object owners, and its tenants' logins (from the grants \
+            tables, with their passwords), what the schema needs: a database restored with pg_restore on a \
+            new server works again. Run once by a superuser, it also hands Herald's objects back to the \
+            database's owner and closes large objects and advisory locks to other logins.
+
             Examples:
               herald migrate --status     # what is applied and what is pending
               herald migrate              # apply what is pending
@@ -23,7 +28,7 @@ struct MigrateCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let database = try Environment.openDatabase(requireCurrentSchema: false)
+            let database = try Environment.openDatabase(requireCurrentSchema: false, ownerOnly: "migrating the schema")
             if status {
                 try printStatus(database.migrationStatus())
                 return
@@ -31,10 +36,13 @@ struct MigrateCommand: ParsableCommand {
             let applied = try database.migrate { migration in
                 if !output.json { print("applying \(migration.name)") }
             }
+            // Roles, rights, owners and tenants' logins: what a restore on a new server lacks.
+            let repaired = try database.ensureAccess()
             if output.json {
-                try printJSON(["applied": applied])
+                try printJSON(["applied": applied, "repaired": repaired])
             } else {
                 print(applied.isEmpty ? "database is up to date" : "applied \(applied.count) migration(s)")
+                for note in repaired { print(note) }
             }
         }
     }

@@ -65,7 +65,6 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let tenant = try tenantOption.slug()
             let app = try appOption.slug()
             let locale = try LocaleTag(locale)
             let at = try at.map { try flagTime($0, flag: "--at") } ?? Date()
@@ -86,6 +85,7 @@ struct PreviewCommand: ParsableCommand {
             }
 
             let database = try Environment.openDatabase()
+            let tenant = try tenantOption.slug(in: database)
             let appSpec = try database.inTenant(tenant, readOnly: true) { try $0.spec(app: app) }.apps.first
             guard let appSpec else { throw StoreError.notFound(what: "app", name: "\(tenant)/\(app)", listCommand: "herald app list") }
             guard appSpec.locales.contains(locale) else {

@@ -55,7 +55,6 @@ struct PublishCommand: ParsableCommand {
         }
         if keep != nil || before != nil { throw ArgumentParser.ValidationError("--keep and --before go with --prune-history") }
         if !history, out == nil { throw ArgumentParser.ValidationError("--out DIR is required (the folder to publish into)") }
-        if app != nil, tenant == nil { throw ArgumentParser.ValidationError("--app needs --tenant") }
     }
 
     func run() throws {
@@ -76,6 +75,9 @@ struct PublishCommand: ParsableCommand {
                 }
                 return
             }
+            // A tenant operator publishes its own tenant's folder (--tenant may be left out).
+            let tenant = try LoginScope.optionalTenant(tenant, in: database)
+            if app != nil, tenant == nil { throw InputError(message: "--app needs --tenant", code: ExitStatus.usage) }
             let outURL = URL(fileURLWithPath: out ?? ".")
             let job = PublishJob(database: database, out: outURL, wait: wait, phaseTimes: Environment.phaseTimes)
             let result: PublishJob.Result
@@ -84,7 +86,7 @@ struct PublishCommand: ParsableCommand {
             } else {
                 let at = try at.map { try flagTime($0, flag: "--at") } ?? Date()
                 result = try job.publish(
-                    at: at, tenant: try tenant.map { try Slug($0) }, app: try app.map { try Slug($0) },
+                    at: at, tenant: tenant, app: try app.map { try Slug($0) },
                     siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun, full: full)
             }
             report(result)

@@ -51,10 +51,11 @@ struct ReportCommand: ParsableCommand {
             if kind == .device, device == nil {
                 throw InputError(message: "`herald report device` needs --device ID", code: ExitStatus.usage)
             }
-            let filter = ReportFilter(
-                tenant: try ShellDefaults.tenant(tenant).map { try Slug($0) }, app: try ShellDefaults.app(app).map { try Slug($0) }, campaign: try campaign.map { try Slug($0) },
-                device: device, since: since, until: until)
             let database = try Environment.openDatabase()
+            let filter = ReportFilter(
+                tenant: try LoginScope.optionalTenant(ShellDefaults.tenant(tenant), in: database),
+                app: try ShellDefaults.app(app).map { try Slug($0) }, campaign: try campaign.map { try Slug($0) },
+                device: device, since: since, until: until)
             let table = try database.asOperator(readOnly: true) { session in
                 switch kind {
                 case .campaigns: try session.reports.campaigns(filter)

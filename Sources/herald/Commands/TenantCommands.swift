@@ -7,7 +7,127 @@ struct TenantCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tenant",
         abstract: "Create and inspect tenants (each a separate customer; their rows never mix).",
-        subcommands: [Create.self, List.self, Show.self, GrantReporting.self, RevokeReporting.self])
+        subcommands: [
+            Create.self, List.self, Show.self, GrantOperator.self, RevokeOperator.self, Operators.self, GrantReporting.self,
+            RevokeReporting.self,
+        ])
+
+    /// The password for a new or updated login, from one line of standard input.
+    static func passwordFromStandardInput() throws -> String {
+        let line = Console.current.readInputLine() ?? ""
+        guard !line.isEmpty else { throw InputError(message: "--password-from-stdin: standard input held no password", code: ExitStatus.usage) }
+        return line
+    }
+
+    struct GrantOperator: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grant-operator",
+            abstract: "Create (or update) a PostgreSQL login role with which this tenant's own team runs herald for it alone.",
+            discussion: """
+                With its own HERALD_DATABASE_URL the role runs every tenant-level command for this tenant: apps, \
+                campaigns, conditions, apply, export, preview, report, audit and `publish` into the tenant's own folder \
+                (--tenant may be left out). PostgreSQL holds it there: the rows policies bind the login itself to the \
+                tenant, so nothing it sets, no role it switches to and no function it calls shows, counts or changes \
+                another tenant's rows. It cannot create tenants, migrate, grant roles or publish the whole site. The \
+                audit log names it for every change it makes. Running it again for the same role updates its password \
+                (computed here as a SCRAM verifier: the password never reaches the server). Herald's database user \
+                needs CREATEROLE.
+
+                Example: printf '%s' "$PASSWORD" | herald tenant grant-operator acme --role acme_ops --password-from-stdin
+                """)
+
+        @Argument(help: "Tenant slug.")
+        var tenant: String
+
+        @Option(help: "Role name: lowercase letters, digits and _, not starting with pg_ or herald_.")
+        var role: String
+
+        @Flag(help: "Read the role's password from standard input (one line); without it the role has no password.")
+        var passwordFromStdin = false
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let tenant = try Slug(tenant)
+                let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
+                let database = try Environment.openDatabase(ownerOnly: "granting logins")
+                let verifier = try password.map { try database.passwordVerifier($0, role: role) }
+                let outcome = try database.asOperator { try $0.operatorAccess.grant(role: role, tenant: tenant, password: verifier) }
+                if output.json {
+                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
+                } else {
+                    print("\(outcome.rawValue) role \(role): it operates tenant \(tenant) alone (HERALD_DATABASE_URL=postgresql://\(role)@HOST/DATABASE herald ...)")
+                }
+            }
+        }
+    }
+
+    struct RevokeOperator: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-operator",
+            abstract: "Take a tenant operator's access away and drop its login role.",
+            discussion: "Example: herald tenant revoke-operator acme --role acme_ops")
+
+        @Argument(help: "Tenant slug.")
+        var tenant: String
+
+        @Option(help: "Role name given to grant-operator.")
+        var role: String
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let tenant = try Slug(tenant)
+                let database = try Environment.openDatabase(ownerOnly: "revoking logins")
+                let revoked = try database.asOperator { try $0.operatorAccess.revoke(role: role, tenant: tenant) }
+                if output.json {
+                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
+                } else if revoked {
+                    print("revoked: role \(role) no longer exists")
+                } else {
+                    print("role \(role) did not operate \(tenant); nothing to do")
+                }
+            }
+        }
+    }
+
+    struct Operators: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "operators",
+            abstract: "List the login roles that operate this tenant (grant-operator) or read its reports (grant-reporting).",
+            discussion: "Example: herald tenant operators acme --json")
+
+        @Argument(help: "Tenant slug.")
+        var tenant: String
+
+        @OptionGroup var output: JSONFlag
+
+        func run() throws {
+            try reportingFailures {
+                let tenant = try Slug(tenant)
+                let database = try Environment.openDatabase(ownerOnly: "listing logins")
+                let (operators, analysts) = try database.asOperator(readOnly: true) { session in
+                    (try session.operatorAccess.operators(tenant: tenant), try session.reportingAccess.roles(tenant: tenant))
+                }
+                if output.json {
+                    struct Login: Encodable {
+                        let role, access: String
+                        let grantedAt: Date?
+                    }
+                    try printJSON(
+                        operators.map { Login(role: $0.role, access: "operator", grantedAt: $0.grantedAt) }
+                            + analysts.map { Login(role: $0, access: "reporting", grantedAt: nil) })
+                    return
+                }
+                var table = TextTable("ROLE", "ACCESS", "GRANTED")
+                for login in operators { table.append(login.role, "operator", formatTimestamp(login.grantedAt)) }
+                for role in analysts { table.append(role, "reporting", "-") }
+                printTable(table, emptyMessage: "no logins for \(tenant): grant one with `herald tenant grant-operator \(tenant) --role NAME`")
+            }
+        }
+    }
 
     struct GrantReporting: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -36,14 +156,10 @@ struct TenantCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let tenant = try Slug(tenant)
-                var password: String?
-                if passwordFromStdin {
-                    let line = Console.current.readInputLine() ?? ""
-                    guard !line.isEmpty else { throw InputError(message: "--password-from-stdin: standard input held no password", code: ExitStatus.usage) }
-                    password = line
-                }
-                let database = try Environment.openDatabase()
-                let outcome = try database.asOperator { try $0.reportingAccess.grant(role: role, tenant: tenant, password: password) }
+                let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
+                let database = try Environment.openDatabase(ownerOnly: "granting logins")
+                let verifier = try password.map { try database.passwordVerifier($0, role: role) }
+                let outcome = try database.asOperator { try $0.reportingAccess.grant(role: role, tenant: tenant, password: verifier) }
                 if output.json {
                     try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
                 } else {
@@ -70,7 +186,7 @@ struct TenantCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let tenant = try Slug(tenant)
-                let database = try Environment.openDatabase()
+                let database = try Environment.openDatabase(ownerOnly: "revoking logins")
                 let revoked = try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: tenant) }
                 if output.json {
                     try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
@@ -100,7 +216,7 @@ struct TenantCommand: ParsableCommand {
             try reportingFailures {
                 let slug = try Slug(slug)
                 try XMLText.checkRequired(name, field: "--name")
-                let database = try Environment.openDatabase()
+                let database = try Environment.openDatabase(ownerOnly: "creating tenants")
                 let tenant = try database.asOperator { try $0.tenants.create(slug: slug, name: name) }
                 if output.json {
                     try printJSON(TenantJSON(tenant))

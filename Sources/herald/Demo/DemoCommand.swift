@@ -40,6 +40,7 @@ struct DemoCommand: ParsableCommand {
             let location = try Environment.databaseLocation()
             print("Herald demo on \(Environment.usesEmbeddedDatabase ? "Herald's local PostgreSQL" : "the configured database"): \(location.redactedDescription)")
             let database = try HeraldDatabase(location: location, actor: Environment.actor)
+            try LoginScope.requireOwner(database, to: "the demo (a tenant of its own)")
             let migrated = try database.migrate()
             if !migrated.isEmpty { print("applied \(migrated.count) migration(s)") }
 

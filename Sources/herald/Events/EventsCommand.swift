@@ -58,7 +58,7 @@ struct EventsCommand: ParsableCommand {
                 let console = Console.current
                 let input = try EventInput(path: file, standardInput: console.inputDescriptor)
                 let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
-                let database = try Environment.openDatabase()
+                let database = try Environment.openDatabase(ownerOnly: "ingesting events")
                 let showProgress = !quiet && !output.json && console.errorIsTerminal
                 // The job may report from its own threads: the console is captured, not looked up there.
                 let progress: ((EventIngestJob.Progress) -> Void)? = showProgress ? { Self.printProgress($0, to: console) } : nil
@@ -133,7 +133,7 @@ struct EventsCommand: ParsableCommand {
                 guard before.count == 10, EventTime(before + "T00:00:00Z") != nil else {
                     throw InputError(message: "--before must be a day like 2026-06-01, not \"\(before)\"", code: ExitStatus.usage)
                 }
-                let database = try Environment.openDatabase()
+                let database = try Environment.openDatabase(ownerOnly: "pruning events")
                 let (dropped, horizon) = try database.asOperator { session in
                     (try session.eventRetention.prune(before: before), try session.eventRetention.prunedBefore())
                 }

@@ -43,16 +43,22 @@ enum Environment {
     /// Whether commands use the embedded local database (nothing configured).
     static var usesEmbeddedDatabase: Bool { configuredDatabase == nil }
 
-    /// Opens the database for a command that needs the current schema.
+    /// Opens the database for a command that needs the current schema, as a login that may
+    /// run herald (Herald's own or a tenant operator's: an analyst's is refused, 77).
+    /// `ownerOnly`: the work, when only Herald's own login may do it (a tenant operator is refused, 77).
     /// The local database is made ready (and migrated) on the way, on one connection.
-    static func openDatabase(requireCurrentSchema: Bool = true) throws -> HeraldDatabase {
-        guard let configured = configuredDatabase else {
-            let (database, notes) = try EmbeddedDatabase(environment: values).open(actor: actor)
+    static func openDatabase(requireCurrentSchema: Bool = true, ownerOnly: String? = nil) throws -> HeraldDatabase {
+        let database: HeraldDatabase
+        if let configured = configuredDatabase {
+            database = try HeraldDatabase(location: configured, actor: actor)
+            if requireCurrentSchema { try database.requireCurrentSchema() }
+        } else {
+            let (local, notes) = try EmbeddedDatabase(environment: values).open(actor: actor)
             for note in notes { Console.current.writeError("herald: \(note)\n") }
-            return database
+            database = local
         }
-        let database = try HeraldDatabase(location: configured, actor: actor)
-        if requireCurrentSchema { try database.requireCurrentSchema() }
+        if let refusal = try database.login().refusalOfHeraldWork { throw refusal }
+        if let ownerOnly { try LoginScope.requireOwner(database, to: ownerOnly) }
         return database
     }
 }

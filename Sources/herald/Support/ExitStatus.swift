@@ -47,6 +47,8 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .notFound, .conflict, .schema: return ([error.description], ExitStatus.dataError)
         case .unavailable(let message): return (["database unavailable: \(message)"], ExitStatus.unavailable)
         case .busy(let message): return ([message], ExitStatus.tempFail)
+        case .permissionDenied(let message):
+            return ([message.hasPrefix("permission denied") ? message : "permission denied: \(message)"], ExitStatus.noPermission)
         case .database(let message): return (["database error: \(message)"], ExitStatus.software)
         }
     case let error as ValidationError:
@@ -70,6 +72,8 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .cannotWriteSite(let out, let reason):
             return (["cannot write the site under \(out.path): \(reason)"], ExitStatus.cannotCreate)
         }
+    case let error as EmbeddedDatabaseError:
+        return ([error.description], ExitStatus.cannotCreate)
     case let error as EventIngestError:
         switch error {
         case .inputUnreadable(let path, let reason): return (["cannot read \(path): \(reason)"], ExitStatus.noInput)

@@ -1,19 +1,54 @@
 import Foundation
 import ArgumentParser
 import HeraldCore
+import HeraldStore
 
 /// `--tenant`, defaulting to HERALD_TENANT.
 struct TenantOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Tenant slug.", discussion: "Defaults to $HERALD_TENANT."), completion: Completions.tenants)
     var tenant: String?
 
-    func slug() throws -> Slug {
-        guard let raw = ShellDefaults.tenant(tenant), !raw.isEmpty else {
+    /// The tenant named (flag, else HERALD_TENANT); for a tenant operator's login its own,
+    /// named or not (another is refused, 77).
+    func slug(in database: HeraldDatabase) throws -> Slug {
+        try LoginScope.tenant(ShellDefaults.tenant(tenant), in: database)
+    }
+}
+
+/// What the connected login may act on, applied by the CLI before the database refuses it
+/// anyway: a tenant operator works in its own tenant only, and only Herald's own login does
+/// what crosses tenants.
+enum LoginScope {
+    /// The tenant a command acts on: a tenant operator's own (when `named` is nil or the
+    /// same; any other is refused, 77), else the one named (usage error when none is).
+    static func tenant(_ named: String?, in database: HeraldDatabase) throws -> Slug {
+        if let own = try optionalTenant(named, in: database) { return own }
+        throw InputError(
+            message: "no tenant given: pass --tenant SLUG or set HERALD_TENANT (`herald tenant list` shows them)",
+            code: ExitStatus.usage)
+    }
+
+    /// `tenant`, for commands where no tenant means every tenant (the owner's only).
+    static func optionalTenant(_ named: String?, in database: HeraldDatabase) throws -> Slug? {
+        let login = try database.login()
+        let slug = try named.flatMap { $0.isEmpty ? nil : try Slug($0) }
+        guard let own = login.operatedTenant else { return slug }
+        if let slug, slug != own {
             throw InputError(
-                message: "no tenant given: pass --tenant SLUG or set HERALD_TENANT (`herald tenant list` shows them)",
-                code: ExitStatus.usage)
+                message: "\(login.name) operates tenant \(own) only: it cannot act on tenant \(slug) (leave --tenant out, or name \(own))",
+                code: ExitStatus.noPermission)
         }
-        return try Slug(raw)
+        return own
+    }
+
+    /// Refuses a tenant operator's login the work only Herald's own login does (`work` says what).
+    static func requireOwner(_ database: HeraldDatabase, to work: String) throws {
+        let login = try database.login()
+        if let own = login.operatedTenant {
+            throw InputError(
+                message: "\(login.name) operates tenant \(own) only: \(work) needs Herald's own login (the database owner's)",
+                code: ExitStatus.noPermission)
+        }
     }
 }
 

@@ -1,0 +1,49 @@
+import Foundation
+import HeraldCore
+import PostgresClient
+
+/// One login Herald made for a tenant.
+public struct TenantLogin: Sendable, Equatable {
+    public let role: String
+    public let grantedAt: Date
+}
+
+/// Login roles for a tenant's own team: they run herald for that tenant and nothing else.
+/// The database functions do the work (checked names, quoted identifiers, roles Herald did
+/// not make left alone); this is their typed front. Herald's own login only.
+public struct OperatorAccess {
+    let connection: Connection
+
+    public init(_ session: OperatorSession) {
+        connection = session.connection
+    }
+
+    public enum GrantOutcome: String, Sendable { case created, updated }
+
+    /// Creates the role (or updates its password) so it operates `tenant`. `password`: the
+    /// verifier from `HeraldDatabase.passwordVerifier` (kept for restores), or nil.
+    public func grant(role: String, tenant: Slug, password: String?) throws -> GrantOutcome {
+        let tenantID = try TenantRepository(connection: connection).find(tenant).id
+        let outcome: String = try connection.query(
+            "SELECT herald_grant_operator($1, $2, $3) AS outcome", [role, tenantID, password])[0].decode("outcome")
+        return GrantOutcome(rawValue: outcome) ?? .updated
+    }
+
+    /// Drops the role; false when it was no operator of `tenant`.
+    public func revoke(role: String, tenant: Slug) throws -> Bool {
+        let tenantID = try TenantRepository(connection: connection).find(tenant).id
+        return try connection.query("SELECT herald_revoke_operator($1, $2) AS done", [role, tenantID])[0].decode("done")
+    }
+
+    /// `tenant`'s operator logins, by name.
+    public func operators(tenant: Slug) throws -> [TenantLogin] {
+        let tenantID = try TenantRepository(connection: connection).find(tenant).id
+        return try connection.query(
+            "SELECT role_name::text AS role, granted_at FROM operator_grants WHERE tenant_id = $1 ORDER BY 1", [tenantID]
+        ).map { TenantLogin(role: try $0.decode("role"), grantedAt: try $0.decode("granted_at")) }
+    }
+}
+
+extension OperatorSession {
+    public var operatorAccess: OperatorAccess { OperatorAccess(self) }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import HeraldStore
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+/// The README's backup and restore, end to end: Herald at work (its owner not a superuser, a
+/// tenant operator and an analyst with passwords), pg_dump, a new server that has none of
+/// Herald's roles, pg_restore, `herald migrate` — then everything works as before, the
+/// tenants' logins included, with their passwords.
+@Suite struct BackupRestoreTests {
+    static func tool(_ name: String) throws -> URL {
+        try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment).directory.appendingPathComponent(name)
+    }
+
+    /// Runs a PostgreSQL client program; its exit status and what it said.
+    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try Self.tool(tool)
+        process.arguments = arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(tool)-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+    }
+
+    @Test func dumpNewServerRestoreMigrateAndHeraldWorksWithItsLogins() throws {
+        try HeraldFixtures.withMigratedDatabaseOwnedByALogin { source, owner in
+            try withTemporaryDirectory { root in
+                // Herald at work on the old server.
+                let old = InProcessHerald(database: source)
+                try old.succeed(["demo", "--yes", "--out", root.appendingPathComponent("old-site").path])
+                try old.succeed(["tenant", "create", "acme", "--name", "Acme"])
+                let operatorRole = "ops_\(UInt32.random(in: 0...UInt32.max))"
+                let analystRole = "analyst_\(UInt32.random(in: 0...UInt32.max))"
+                try old.succeed(["tenant", "grant-operator", "acme", "--role", operatorRole, "--password-from-stdin"], stdin: "ops pass\n")
+                try old.succeed(["tenant", "grant-reporting", "demo", "--role", analystRole, "--password-from-stdin"], stdin: "analyst pass\n")
+                defer {
+                    _ = try? old.run(["tenant", "revoke-operator", "acme", "--role", operatorRole])
+                    _ = try? old.run(["tenant", "revoke-reporting", "demo", "--role", analystRole])
+                }
+                let report = ["report", "campaigns", "--tenant", "demo", "--since", "2020-01-01", "--until", "2030-12-31", "--json"]
+                let oldReport = try old.succeed(report).stdout
+
+                // pg_dump, as the README says (as a superuser: Herald's tables force row security on their owner too).
+                let dump = root.appendingPathComponent("herald.dump")
+                let superuser = try PostgresTestServer.shared().server.configuration(database: owner, user: "postgres")
+                let dumped = try Self.run("pg_dump", ["--format=custom", "--file", dump.path, superuser.conninfo])
+                #expect(dumped.status == 0, "\(dumped.output)")
+
+                // A new server: none of Herald's roles, only its owner's login made by the DBA.
+                let directory = URL(fileURLWithPath: "/tmp/herald-restore-\(UUID().uuidString.prefix(8))")
+                let server = LocalPostgresServer(
+                    directory: directory, binaries: try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment))
+                server.settings = ["fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"]
+                defer {
+                    try? server.stop()
+                    try? FileManager.default.removeItem(at: directory)
+                }
+                try server.initializeIfNeeded()
+                let osUser = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
+                try server.restrictToOwner(osUser: osUser)
+                try server.start()
+                let admin = try Connection(configuration: server.configuration(database: "postgres"))
+                #expect(try admin.query("SELECT 1 FROM pg_roles WHERE rolname LIKE 'herald%'").isEmpty)
+                // Names made by the fixture and this test, never input.
+                try admin.execute("CREATE ROLE \(owner) LOGIN CREATEROLE PASSWORD 'owner pass'")
+                try admin.execute("CREATE DATABASE herald OWNER \(owner)")
+                let newSuperuser = server.configuration(database: "herald")
+                let restored = try Self.run("pg_restore", ["--dbname", newSuperuser.conninfo, "--no-owner", "--no-acl", dump.path])
+                #expect(restored.status == 0 && restored.output.isEmpty, "\(restored.output)")
+
+                let asOwner = ConnectionConfiguration(keywords: [
+                    "host": directory.path, "dbname": "herald", "user": owner, "password": "owner pass",
+                ])
+                let herald = InProcessHerald(database: asOwner)
+                // Before `herald migrate`, commands say what is missing.
+                let before = try herald.run(["tenant", "list"])
+                #expect(before.status != 0 && before.stderr.contains("herald migrate"), "\(before)")
+
+                // `herald migrate`, once as a superuser: roles, owners, rights and the tenants' logins.
+                let migrated = try InProcessHerald(database: newSuperuser).succeed(["migrate"])
+                for expected in [
+                    "database is up to date", "created role herald_operator", "created role herald_tenant",
+                    "handed Herald's tables, views, types and functions to \(owner)",
+                    "recreated login \(operatorRole) (operates acme, with its password)",
+                    "recreated login \(analystRole) (reads the reports of demo, with its password)",
+                ] {
+                    #expect(migrated.stdout.contains(expected), "missing \(expected):\n\(migrated)")
+                }
+                // After which Herald's own login finds nothing left to repair.
+                #expect(try herald.succeed(["migrate"]).stdout == "database is up to date\n")
+
+                // Herald works: list, publish, report, as before.
+                #expect(try herald.succeed(["tenant", "list"]).stdout.contains("acme"))
+                let published = try herald.succeed(["publish", "--out", root.appendingPathComponent("new-site").path])
+                #expect(published.stdout.contains("13 written"), "\(published)")
+                #expect(try herald.succeed(report).stdout == oldReport)
+                try herald.succeed(["campaign", "update", "welcome", "--tenant", "demo", "--app", "weather", "--title", "Welcome back"])
+
+                // The tenant operator, with its password, operates its tenant and nothing else.
+                var operatorLogin = ["host": directory.path, "dbname": "herald", "user": operatorRole, "password": "ops pass"]
+                let tenantOperator = InProcessHerald(database: ConnectionConfiguration(keywords: operatorLogin))
+                #expect(try tenantOperator.succeed(["whoami"]).stdout.contains("tenants  acme"))
+                try tenantOperator.succeed(["app", "create", "radio", "--name", "Radio", "--bundle-id", "com.acme.radio", "--default-locale", "en"])
+                #expect(try tenantOperator.run(["campaign", "list", "--tenant", "demo"]).status == 77)
+                operatorLogin["password"] = "wrong"
+                #expect(try InProcessHerald(database: ConnectionConfiguration(keywords: operatorLogin)).run(["whoami"]).status == 69)
+
+                // The analyst, with its password, reads its tenant's reports.
+                let analyst = try Connection(configuration: ConnectionConfiguration(keywords: [
+                    "host": directory.path, "dbname": "herald", "user": analystRole, "password": "analyst pass",
+                ]))
+                let tenants = try analyst.query("SELECT DISTINCT tenant FROM reporting.campaign_summary").map { try $0.decode("tenant", as: String.self) }
+                #expect(tenants == ["demo"])
+            }
+        }
+    }
+}
