@@ -41,3 +41,39 @@ import Testing
         }
     }
 }
+
+/// `apply --dry-run` shows each changed value, old and new, as the campaigns file writes it.
+@Suite struct ApplyDryRunTests {
+    @Test func dryRunShowsOldAndNewValues() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = InProcessHerald(database: database)
+                try herald.succeed(["apply", "-f", EventsCommandTests.example.path])
+                let original = try String(contentsOf: EventsCommandTests.example, encoding: .utf8)
+                let edited = original.replacingOccurrences(of: "en: {title: Welcome,", with: "en: {title: Welcome back,")
+                    .replacingOccurrences(of: "    name: Weather\n", with: "    name: Weather Pro\n")
+                #expect(edited != original)
+                let file = root.appendingPathComponent("edited.yaml")
+                try Data(edited.utf8).write(to: file)
+                let before = try HeraldFixtures.fingerprint(database)
+                let dryRun = try herald.succeed(["apply", "-f", file.path, "--dry-run"]).stdout
+                #expect(dryRun == """
+                    ~ app acme/weather: name
+                        -    name: Weather
+                        +    name: Weather Pro
+                    ~ campaign acme/weather/welcome: content.en
+                        -          title: Welcome
+                        +          title: Welcome back
+                    dry run: 2 change(s) planned, nothing written
+
+                    """, "\(dryRun)")
+                #expect(try HeraldFixtures.fingerprint(database) == before)
+                let json = try #require(
+                    try JSONSerialization.jsonObject(with: Data(herald.succeed(["apply", "-f", file.path, "--dry-run", "--json"]).stdout.utf8))
+                        as? [String: Any])
+                let steps = try #require(json["steps"] as? [[String: Any]])
+                #expect(steps.compactMap { $0["diff"] as? String }.joined().contains("+          title: Welcome back"))
+            }
+        }
+    }
+}

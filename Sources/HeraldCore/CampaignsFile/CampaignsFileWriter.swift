@@ -18,6 +18,23 @@ extension CampaignsDocument {
         return out.text
     }
 
+    /// One campaign as the file holds it (an item of its app's `campaigns:`): what
+    /// `apply --dry-run` compares to show each changed value.
+    public static func yaml(of campaign: CampaignSpec) -> String {
+        var out = YAMLWriter()
+        CampaignsDocument(version: currentVersion, tenants: []).write(campaign, &out)
+        return out.text
+    }
+
+    /// An app's own fields as the file holds them, without its campaigns.
+    public static func yaml(of app: AppSpec) -> String {
+        var out = YAMLWriter()
+        var fields = app
+        fields.campaigns = []
+        CampaignsDocument(version: currentVersion, tenants: []).write(fields, &out)
+        return out.text
+    }
+
     private func write(_ app: AppSpec, _ out: inout YAMLWriter) {
         out.item(1, "slug: \(YAMLWriter.scalar(app.slug.rawValue))")
         out.line(2, "name: \(YAMLWriter.scalar(app.name))")

@@ -86,7 +86,8 @@ struct ApplyPlanner {
                     plan.steps.append(
                         ApplyStep(
                             action: .update, entity: "app", path: path,
-                            details: CampaignsApplier.changedFields(existing.spec, desiredApp)))
+                            details: CampaignsApplier.changedFields(existing.spec, desiredApp),
+                            before: CampaignsDocument.yaml(of: existing.spec), after: CampaignsDocument.yaml(of: appSpec)))
                 }
             } else {
                 var spec = desiredApp
@@ -130,7 +131,12 @@ struct ApplyPlanner {
                         plan.insertedContent.append((.stored(record.id), locale, content))
                     }
                 }
-                plan.steps.append(ApplyStep(action: .update, entity: "campaign", path: campaignPath, details: difference.fields))
+                var after = campaign
+                if after.messageKey == nil { after.messageKey = record.spec.messageKey }  // kept, not cleared
+                plan.steps.append(
+                    ApplyStep(
+                        action: .update, entity: "campaign", path: campaignPath, details: difference.fields,
+                        before: CampaignsDocument.yaml(of: record.spec), after: CampaignsDocument.yaml(of: after)))
             } else {
                 // CampaignRepository.create
                 try check(campaign, in: appSpec, requireReadiness: nil)

@@ -11,12 +11,23 @@ public struct ApplyStep: Sendable, Equatable, CustomStringConvertible {
     public let path: String
     /// Changed fields for updates, the kind for created campaigns.
     public let details: [String]
+    /// For an updated app or campaign: it as the campaigns file writes it, before and after
+    /// (so that a dry run can show every changed value).
+    public let before: String?
+    public let after: String?
 
-    public init(action: Action, entity: String, path: String, details: [String]) {
+    public init(action: Action, entity: String, path: String, details: [String], before: String? = nil, after: String? = nil) {
         self.action = action
         self.entity = entity
         self.path = path
         self.details = details
+        self.before = before
+        self.after = after
+    }
+
+    /// The same step: what it does to what (the before/after texts only show it).
+    public static func == (lhs: ApplyStep, rhs: ApplyStep) -> Bool {
+        lhs.action == rhs.action && lhs.entity == rhs.entity && lhs.path == rhs.path && lhs.details == rhs.details
     }
 
     public var description: String {
