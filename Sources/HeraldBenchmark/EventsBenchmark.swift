@@ -163,7 +163,7 @@ func runEventsBenchmark(events: Int, total: Int) throws {
     try admin.execute("ANALYZE")
 
     // 4. campaign_summary (from rollups) beside GROUP BY over the raw rows: same totals?
-    let summarySQL = "SELECT tenant, app, campaign, delivered, impressions, clicks, dismissals, unique_devices FROM reporting.campaign_summary ORDER BY app, campaign"
+    let summarySQL: SQL = "SELECT tenant, app, campaign, delivered, impressions, clicks, dismissals, unique_devices FROM reporting.campaign_summary ORDER BY app, campaign"
     var latencies: [Double] = []
     var fromRollups: [String] = []
     for _ in 0..<21 {

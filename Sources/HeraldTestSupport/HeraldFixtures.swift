@@ -42,7 +42,7 @@ public enum HeraldFixtures {
             "banner_views", "alert_contents", "story_contents", "story_pages", "audit_log",
         ] {
             let rows = try connection.query(
-                "SELECT count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM \(table) t"
+                "SELECT count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM \(UnsafeSQL(table)) t"
             )
             parts.append("\(table)=\(try rows[0].decode("digest", as: String.self))")
         }

@@ -246,7 +246,7 @@ public final class EventIngestor {
 
     /// The batch as COPYed (ids unique inside it), and what storing it adds to the rollups:
     /// private to the connection, empty outside a batch's transaction.
-    private static let createTemporaryTables = [
+    private static let createTemporaryTables: [SQL] = [
         """
         CREATE TEMP TABLE IF NOT EXISTS event_staging (
             event_id     uuid NOT NULL,
@@ -299,7 +299,7 @@ public final class EventIngestor {
 
     /// The ids never stored before (another batch storing the same id at the same time makes
     /// this one wait for it, then skip it), kept in fresh_ids; how many there were.
-    private static let storeNewIDs = """
+    private static let storeNewIDs: SQL = """
         WITH fresh AS (
             INSERT INTO event_ids (event_id)
             SELECT event_id FROM event_staging ORDER BY event_id
@@ -314,7 +314,7 @@ public final class EventIngestor {
     /// The new events (what is left in the staging table) into the history, the per-device summary and the
     /// device-day marks; what they add to the rollups into the two batch tables. Upserts go
     /// in key order, so batches stored beside each other lock rows in the same order.
-    private static let storeEvents = """
+    private static let storeEvents: SQL = """
         WITH new_events AS NOT MATERIALIZED (
             SELECT * FROM event_staging
         ), history AS (
@@ -400,7 +400,7 @@ public final class EventIngestor {
     /// The batch's totals added to the rollups, in key order, just before the commit: the
     /// rows every batch shares are held for as short a time as possible. Returns how many
     /// events were new.
-    private static let addToRollups = """
+    private static let addToRollups: SQL = """
         WITH campaigns AS (
             INSERT INTO campaign_rollup AS r
                 (tenant_id, app_id, campaign_id, delivered, impressions, clicks, dismissals, unique_devices, first_at, last_at)

@@ -38,7 +38,7 @@ public struct SnapshotReader {
                 what: "app", name: "\(onlyTenant?.rawValue ?? "*")/\(onlyApp)", listCommand: "herald app list")
         }
         let campaigns = try CampaignLoader(connection: connection).load(
-            where: "c.status = 'active' AND c.app_id = ANY($1::bigint[])", [apps.map { String($0.id) }])
+            where: UnsafeSQL("c.status = 'active' AND c.app_id = ANY($1::bigint[])"), [apps.map { String($0.id) }])
         let campaignsByApp = Dictionary(grouping: campaigns, by: \.appID)
         return tenants.filter { tenant in appIDs == nil || apps.contains { tenantOfApp[$0.id] == tenant.id } }.map { tenant in
             TenantSpec(

@@ -89,7 +89,7 @@ public struct Reports {
 
     /// `sql` takes $1…$5 as tenant, app, campaign, since, until, then `extra`.
     private func table(
-        _ sql: String, _ filter: ReportFilter, extra: [any PostgresEncodable] = [], numeric: Set<String>
+        _ sql: SQL, _ filter: ReportFilter, extra: [any PostgresEncodable] = [], numeric: Set<String>
     ) throws -> ReportTable {
         let parameters: [any PostgresEncodable] =
             [filter.tenant?.rawValue, filter.app?.rawValue, filter.campaign?.rawValue, filter.since, filter.until] + extra

@@ -9,7 +9,7 @@ struct CampaignLoader {
 
     /// `filter` is a constant SQL condition over `c` (campaigns) written in this module,
     /// never input; its values come in `parameters`.
-    func load(where filter: String, _ parameters: [any PostgresEncodable]) throws -> [CampaignRecord] {
+    func load(where filter: UnsafeSQL, _ parameters: [any PostgresEncodable]) throws -> [CampaignRecord] {
         let rows = try connection.query(
             """
             SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
@@ -77,11 +77,11 @@ struct CampaignLoader {
     }
 
     /// The ids of the campaigns `filter` selects, as a subquery.
-    static func selected(_ filter: String) -> String {
-        "SELECT c.id FROM campaigns c WHERE \(filter)"
+    static func selected(_ filter: UnsafeSQL) -> UnsafeSQL {
+        UnsafeSQL("SELECT c.id FROM campaigns c WHERE \(filter.text)")
     }
 
-    static func conditionsSQL(_ selected: String) -> String {
+    static func conditionsSQL(_ selected: UnsafeSQL) -> SQL {
         """
         SELECT campaign_id, grp::text AS grp, type, value::text AS value
         FROM campaign_conditions WHERE campaign_id IN (\(selected))
@@ -102,7 +102,7 @@ struct CampaignLoader {
 
     typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
 
-    static func bannersSQL(_ selected: String) -> String {
+    static func bannersSQL(_ selected: UnsafeSQL) -> SQL {
         """
         SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
                v.height::float8 AS height, v.origin::text AS origin
@@ -142,7 +142,7 @@ struct CampaignLoader {
         return result
     }
 
-    static func alertsSQL(_ selected: String) -> String {
+    static func alertsSQL(_ selected: UnsafeSQL) -> SQL {
         """
         SELECT campaign_id, locale, title, message, action_url, action_button
         FROM alert_contents WHERE campaign_id IN (\(selected))
@@ -163,7 +163,7 @@ struct CampaignLoader {
         return result
     }
 
-    static func storiesSQL(_ selected: String) -> String {
+    static func storiesSQL(_ selected: UnsafeSQL) -> SQL {
         """
         SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
                p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle

@@ -22,12 +22,12 @@ public struct CampaignRepository {
     /// Every campaign of the given apps, fully loaded, in a fixed number of queries.
     public func load(appIDs: [Int64]) throws -> [CampaignRecord] {
         try CampaignLoader(connection: connection).load(
-            where: "c.app_id = ANY($1::bigint[])", [appIDs.map(String.init)])
+            where: UnsafeSQL("c.app_id = ANY($1::bigint[])"), [appIDs.map(String.init)])
     }
 
     public func find(_ key: Slug, in app: AppRecord) throws -> CampaignRecord {
         let found = try CampaignLoader(connection: connection).load(
-            where: "c.app_id = $1 AND c.key = $2", [String(app.id), key.rawValue])
+            where: UnsafeSQL("c.app_id = $1 AND c.key = $2"), [String(app.id), key.rawValue])
         guard let campaign = found.first else {
             throw StoreError.notFound(
                 what: "campaign", name: "\(tenant.slug)/\(app.spec.slug)/\(key)",

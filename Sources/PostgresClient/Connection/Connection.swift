@@ -13,7 +13,9 @@ public enum PingResult: Sendable, Equatable {
 
 /// One libpq connection. Not Sendable: own it in one place and use it from one thread
 /// (`ConnectionQueue` does that for async code). Every statement goes through
-/// `PQexecParams` in text format, except `executeScript` for trusted multi-statement files.
+/// `PQexecParams` (or a prepared statement: `PreparedStatement`) with parameters in text
+/// format, except `executeScript` for trusted multi-statement files. Statements are `SQL`,
+/// so anything spliced into one is an `UnsafeSQL` the reader sees.
 public final class Connection {
     private let handle: OpaquePointer
     public let configuration: ConnectionConfiguration
@@ -65,23 +67,23 @@ public final class Connection {
 
     /// Runs one parameterised statement and returns its rows.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
+    public func query(_ sql: SQL, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
         let texts = parameters.map(\.postgresText)
         let result = try withCStrings(texts) { pointers in
-            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
         return try consume(result)
     }
 
     /// Runs one parameterised statement and returns the number of rows it affected.
     @discardableResult
-    public func execute(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> Int {
+    public func execute(_ sql: SQL, _ parameters: [any PostgresEncodable] = []) throws -> Int {
         try query(sql, parameters).rowsAffected
     }
 
     /// Runs a trusted multi-statement script (a migration file) with `PQexec`. Never pass input here.
-    public func executeScript(_ sql: String) throws {
-        guard PQsendQuery(handle, sql) == 1 else { throw connectionError() }
+    public func executeScript(_ sql: SQL) throws {
+        guard PQsendQuery(handle, sql.text) == 1 else { throw connectionError() }
         var failure: PostgresError?
         while let result = PQgetResult(handle) {
             let status = PQresultStatus(result)
@@ -118,11 +120,12 @@ public final class Connection {
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
     ) throws -> T {
-        let savepoint = transactionDepth > 0 ? "herald_savepoint_\(transactionDepth)" : nil
+        // Names and keywords made here, never input.
+        let savepoint = transactionDepth > 0 ? UnsafeSQL("herald_savepoint_\(transactionDepth)") : nil
         if let savepoint {
             try execute("SAVEPOINT \(savepoint)")
         } else {
-            try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)\(readOnly ? " READ ONLY" : "")")
+            try execute("BEGIN ISOLATION LEVEL \(UnsafeSQL(isolation.rawValue))\(UnsafeSQL(readOnly ? " READ ONLY" : ""))")
         }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
@@ -179,9 +182,9 @@ public final class Connection {
 
     /// `COPY … FROM STDIN` (text format): `write` sends rows through the writer. Returns rows copied.
     @discardableResult
-    public func copyIn(_ sql: String, _ write: (CopyWriter) throws -> Void) throws -> Int {
+    public func copyIn(_ sql: SQL, _ write: (CopyWriter) throws -> Void) throws -> Int {
         let start = try withCStrings([]) { pointers in
-            PQexecParams(handle, sql, 0, nil, pointers, nil, nil, 0)
+            PQexecParams(handle, sql.text, 0, nil, pointers, nil, nil, 0)
         }
         guard let start else { throw connectionError() }
         guard PQresultStatus(start) == PGRES_COPY_IN else {
