@@ -20,6 +20,8 @@ public final class Connection {
     private let handle: OpaquePointer
     public let configuration: ConnectionConfiguration
     private var transactionDepth = 0
+    /// The statements prepared on this connection so far, by name.
+    private var prepared: [String: SQL] = [:]
 
     public init(configuration: ConnectionConfiguration) throws {
         self.configuration = configuration
@@ -79,6 +81,44 @@ public final class Connection {
     @discardableResult
     public func execute(_ sql: SQL, _ parameters: [any PostgresEncodable] = []) throws -> Int {
         try query(sql, parameters).rowsAffected
+    }
+
+    // MARK: Prepared statements
+
+    /// Prepares `sql` under `name` on this connection (`PQprepare`: parsed and checked by the
+    /// server, parameter types inferred from the SQL as `query` does). Once per
+    /// connection: preparing a name again with the same SQL does nothing, with other SQL is
+    /// refused. A prepared statement outlives the transaction it was prepared in, even one
+    /// rolled back, and lasts as long as the connection.
+    public func prepare(name: String, sql: SQL) throws {
+        if let known = prepared[name] {
+            guard known == sql else {
+                throw PostgresError(kind: .usage, message: "a different statement is already prepared as \"\(name)\" on this connection")
+            }
+            return
+        }
+        guard let result = PQprepare(handle, name, sql.text, 0, nil) else { throw connectionError() }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError.from(result: result, connection: handle) }
+        prepared[name] = sql
+    }
+
+    /// Runs `statement` with `parameters` (text format, as `query` sends them) and returns its
+    /// rows; prepares it first if this connection has not yet.
+    @discardableResult
+    public func query(_ statement: PreparedStatement, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
+        try prepare(name: statement.name, sql: statement.sql)
+        let texts = parameters.map(\.postgresText)
+        let result = try withCStrings(texts) { pointers in
+            PQexecPrepared(handle, statement.name, Int32(pointers.count), pointers, nil, nil, 0)
+        }
+        return try consume(result)
+    }
+
+    /// `query(statement, parameters)`, returning the number of rows it affected.
+    @discardableResult
+    public func execute(_ statement: PreparedStatement, _ parameters: [any PostgresEncodable] = []) throws -> Int {
+        try query(statement, parameters).rowsAffected
     }
 
     /// Runs a trusted multi-statement script (a migration file) with `PQexec`. Never pass input here.

@@ -47,3 +47,18 @@ public struct UnsafeSQL: Sendable, Hashable {
         self.text = text
     }
 }
+
+/// A statement run many times on one connection (once per batch, say): `Connection` prepares
+/// it under `name` the first time it runs there and from then on only executes it, so the
+/// server parses and analyses it once per connection instead of once per run (and keeps its
+/// plan when it sees that replanning would not help).
+public struct PreparedStatement: Sendable, Hashable {
+    /// Unique on a connection.
+    public let name: String
+    public let sql: SQL
+
+    public init(name: String, sql: SQL) {
+        self.name = name
+        self.sql = sql
+    }
+}
