@@ -73,7 +73,7 @@ public final class EventIngestor {
         let record: EventRecord
         let event: DeliveryEvent
         let ids: EventTargets.IDs
-        let uuid: UUIDBytes
+        let uuid: EventID
         /// `at` as PostgreSQL stores it (microseconds since 2000-01-01 UTC): the day, the
         /// month partition and the horizon all follow from it, so they agree with the server.
         let microseconds: Int64
@@ -93,7 +93,7 @@ public final class EventIngestor {
         var staged: [Staged] = []
         staged.reserveCapacity(records.count)
         // An id repeated inside the batch counts once, at its first line.
-        var idsInBatch = Set<UUIDBytes>(minimumCapacity: records.count)
+        var idsInBatch = Set<EventID>(minimumCapacity: records.count)
         var refreshed = false
         for record in records {
             switch record.event {
@@ -109,10 +109,7 @@ public final class EventIngestor {
                 }
                 switch outcome {
                 case .success(let ids):
-                    guard let uuid = UUIDBytes(event.eventID) else {
-                        rejections.append(Self.rejection(record, "event_id \"\(event.eventID.prefix(80))\" is not a UUID"))
-                        continue
-                    }
+                    let uuid = event.id
                     if idsInBatch.insert(uuid).inserted {
                         staged.append(
                             Staged(record: record, event: event, ids: ids, uuid: uuid, microseconds: Self.microsecondsSince2000(event.at)))
@@ -211,10 +208,9 @@ public final class EventIngestor {
     /// rounded to the microsecond as PostgreSQL's own input does (rint of the fraction × 10⁶).
     static func microsecondsSince2000(_ time: EventTime) -> Int64 {
         let micros = (time.epochSeconds - 946_684_800) * 1_000_000
-        let text = time.text.utf8
-        guard text.count > 20, text[text.index(text.startIndex, offsetBy: 19)] == UInt8(ascii: ".") else { return micros }
-        let digits = text.dropFirst(20).prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        guard let fraction = Double("0." + String(decoding: digits, as: UTF8.self)) else { return micros }
+        guard time.nanoseconds > 0 else { return micros }
+        // The same double as strtod("0.fraction"): both integers are exact, and one division rounds once.
+        let fraction = Double(time.nanoseconds) / 1e9
         return micros + Int64((fraction * 1_000_000).rounded(.toNearestOrEven))
     }
 
@@ -484,39 +480,5 @@ struct EventTargets {
         }
         guard apps.contains("\(tenant)/\(app)") else { return .failure(EventProblem("unknown app \"\(app)\" in tenant \"\(tenant)\"")) }
         return .failure(EventProblem("unknown campaign \"\(campaign)\" in \(tenant)/\(app)"))
-    }
-}
-
-/// A UUID's 128 bits, from its text (32 hex digits, dashes anywhere): cheap to hash for
-/// the in-batch duplicate check, and what binary COPY sends.
-struct UUIDBytes: Hashable {
-    let high: UInt64
-    let low: UInt64
-
-    init?(_ text: String) {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var digits = 0
-        for character in text.utf8 {
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            case UInt8(ascii: "-"): continue
-            default: return nil
-            }
-            if digits < 16 {
-                high = high << 4 | UInt64(nibble)
-            } else if digits < 32 {
-                low = low << 4 | UInt64(nibble)
-            } else {
-                return nil
-            }
-            digits += 1
-        }
-        guard digits == 32 else { return nil }
-        self.high = high
-        self.low = low
     }
 }
