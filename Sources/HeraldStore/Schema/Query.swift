@@ -7,6 +7,20 @@ import PostgresClient
 /// statement of those files (and every statement has a case), and that each one prepares
 /// against the migrated schema.
 enum Query: String, CaseIterable, Sendable {
+    // events.sql
+    case createEventStaging = "create-event-staging"
+    case createFreshIDs = "create-fresh-ids"
+    case createBatchCampaignTotals = "create-batch-campaign-totals"
+    case createBatchDailyTotals = "create-batch-daily-totals"
+    case lockEventPartitionsAlone = "lock-event-partitions-alone"
+    case lockEventPartitionsShared = "lock-event-partitions-shared"
+    case prunedHorizon = "pruned-horizon"
+    case insertAllIDs = "insert-all-ids"
+    case storeNewIDs = "store-new-ids"
+    case unstageStoredIDs = "unstage-stored-ids"
+    case storeEvents = "store-events"
+    case addToRollups = "add-to-rollups"
+    case eventTargets = "event-targets"
     // campaigns.sql
     case loadCampaigns = "load-campaigns"
     case loadConditions = "load-conditions"
