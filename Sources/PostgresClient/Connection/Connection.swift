@@ -5,6 +5,9 @@ public enum IsolationLevel: String, Sendable {
     case readCommitted = "READ COMMITTED"
     case repeatableRead = "REPEATABLE READ"
     case serializable = "SERIALIZABLE"
+
+    /// The words BEGIN takes: one of the three above.
+    var sql: UnsafeSQL { UnsafeSQL(rawValue) }
 }
 
 public enum PingResult: Sendable, Equatable {
@@ -160,12 +163,14 @@ public final class Connection {
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
     ) throws -> T {
-        // Names and keywords made here, never input.
+        // A name made here from a number, never input.
         let savepoint = transactionDepth > 0 ? UnsafeSQL("herald_savepoint_\(transactionDepth)") : nil
         if let savepoint {
             try execute("SAVEPOINT \(savepoint)")
+        } else if readOnly {
+            try execute("BEGIN ISOLATION LEVEL \(isolation.sql) READ ONLY")
         } else {
-            try execute("BEGIN ISOLATION LEVEL \(UnsafeSQL(isolation.rawValue))\(UnsafeSQL(readOnly ? " READ ONLY" : ""))")
+            try execute("BEGIN ISOLATION LEVEL \(isolation.sql)")
         }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
