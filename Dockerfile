@@ -17,6 +17,7 @@ COPY Plugins ./Plugins
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY migrations ./migrations
+COPY queries ./queries
 # The Swift runtime and Foundation linked in, so the runtime image needs no Swift toolchain.
 RUN swift build -c release --product herald --static-swift-stdlib \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/herald" /out/herald

@@ -104,6 +104,32 @@ func runEventsBenchmark(events: Int, total: Int) throws {
         return (elapsed, try JSONDecoder().decode(Summary.self, from: Data(contentsOf: outputURL)).inserted)
     }
 
+    /// CPU seconds, which other work on a shared machine moves far less than wall time: the
+    /// server's processes that ended so far (the postmaster's reaped children: backends once
+    /// their client is gone, autovacuum workers), and one live backend's own.
+    let clockTicks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    func cpuSeconds(process: Int32, children: Bool) -> Double {
+        // /proc/PID/stat: utime, stime, cutime, cstime are fields 14 to 17 (after the ")" ending the name, field 3 comes first).
+        guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let first = children ? 13 : 11
+        guard fields.count > first + 1, let user = Double(fields[first]), let system = Double(fields[first + 1]) else { return .nan }
+        return (user + system) / clockTicks
+    }
+    func endedServerCPU() -> Double {
+        Thread.sleep(forTimeInterval: 1)  // the backends of a client that just exited end and are reaped
+        return server.server.processIdentifier.map { cpuSeconds(process: $0, children: true) } ?? .nan
+    }
+    func childrenCPU() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        #else
+            getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
     /// Both timed loads start on a quiet server: nothing left for autovacuum to do (it would
     /// otherwise work on what the previous step wrote, beside the next one) and no dirty
     /// buffers waiting for a checkpoint.
@@ -114,9 +140,12 @@ func runEventsBenchmark(events: Int, total: Int) throws {
 
     // 1. herald events ingest (partitions, staging, dedup, history, every rollup).
     try settle()
+    let (serverBefore, heraldBefore) = (endedServerCPU(), childrenCPU())
     let (ingestSeconds, inserted) = try ingest(file: input)
+    let (serverCPU, heraldCPU) = (endedServerCPU() - serverBefore, childrenCPU() - heraldBefore)
     let ingestRate = Double(inserted) / ingestSeconds
     line("events ingest", String(format: "%d events in %.2f s = %.0f events/s", inserted, ingestSeconds, ingestRate))
+    line("  CPU", String(format: "herald %.1f s, PostgreSQL %.1f s", heraldCPU, serverCPU))
 
     // 2. Plain COPY of the same rows (ids already resolved, text already made) into the same
     // table, rolled back afterwards so the history stays as ingest left it.
@@ -130,6 +159,8 @@ func runEventsBenchmark(events: Int, total: Int) throws {
     copyText = ""
     var copySeconds = 0.0
     try settle()
+    let backend: Int32 = try admin.query("SELECT pg_backend_pid() AS pid")[0].decode("pid")
+    let copyCPUBefore = cpuSeconds(process: backend, children: false)
     try admin.execute("BEGIN")
     copySeconds = try seconds {
         _ = try admin.copyIn(
@@ -144,8 +175,10 @@ func runEventsBenchmark(events: Int, total: Int) throws {
         }
     }
     try admin.execute("ROLLBACK")
+    let copyCPU = cpuSeconds(process: backend, children: false) - copyCPUBefore
     let copyRate = Double(events) / copySeconds
     line("plain COPY into delivery_events", String(format: "%d rows in %.2f s = %.0f rows/s", events, copySeconds, copyRate))
+    line("  CPU", String(format: "PostgreSQL %.1f s", copyCPU))
     line("ingest rate / plain COPY rate", String(format: "%.2f   goal: at least 0.5", ingestRate / copyRate))
 
     // 3. Grow the history to `total` events, streamed into herald's standard input.
@@ -163,7 +196,7 @@ func runEventsBenchmark(events: Int, total: Int) throws {
     try admin.execute("ANALYZE")
 
     // 4. campaign_summary (from rollups) beside GROUP BY over the raw rows: same totals?
-    let summarySQL = "SELECT tenant, app, campaign, delivered, impressions, clicks, dismissals, unique_devices FROM reporting.campaign_summary ORDER BY app, campaign"
+    let summarySQL: SQL = "SELECT tenant, app, campaign, delivered, impressions, clicks, dismissals, unique_devices FROM reporting.campaign_summary ORDER BY app, campaign"
     var latencies: [Double] = []
     var fromRollups: [String] = []
     for _ in 0..<21 {

@@ -121,7 +121,7 @@ func runBenchmark() throws {
                     "alert_contents", "story_contents", "story_pages",
                 ] {
                     // Constant table names; every value crosses the wire and is copied out.
-                    _ = try tx.query("SELECT * FROM \(table)")
+                    _ = try tx.query("SELECT * FROM \(UnsafeSQL(table))")
                 }
             }
         }
@@ -194,8 +194,8 @@ func runBenchmark() throws {
         """
         UPDATE alert_contents SET title = title || ' (edited)'
         WHERE locale = 'de' AND campaign_id = (SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
-                                               WHERE a.slug = 'app-\(apps / 2)' AND c.key = 'c-4')
-        """)
+                                               WHERE a.slug = $1 AND c.key = 'c-4')
+        """, ["app-\(apps / 2)"])
     let (edit, editSummary) = try publish(timing: true)
     let editedApps = Set(editSummary.written.map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
     line(

@@ -28,10 +28,11 @@ public enum HeraldFixtures {
         let owner = "owner_\(UInt32.random(in: 0...UInt32.max))"
         let admin = try Connection(configuration: server.configuration(database: "postgres"))
         // Names made here, never input.
-        try admin.execute("CREATE ROLE \(owner) LOGIN CREATEROLE")
-        defer { _ = try? admin.execute("DROP ROLE IF EXISTS \(owner)") }
-        try admin.execute("CREATE DATABASE \(owner) OWNER \(owner)")
-        defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(owner) WITH (FORCE)") }
+        let name = UnsafeSQL(owner)
+        try admin.execute("CREATE ROLE \(name) LOGIN CREATEROLE")
+        defer { _ = try? admin.execute("DROP ROLE IF EXISTS \(name)") }
+        try admin.execute("CREATE DATABASE \(name) OWNER \(name)")
+        defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
         let configuration = server.server.configuration(database: owner, user: owner)
         try Migrator().migrate(try Connection(configuration: configuration))
         return try body(configuration, owner)
@@ -67,11 +68,11 @@ public enum HeraldFixtures {
             """
         ).map { try $0.decode("name") }
         // One statement for them all; `tables` are identifiers quoted by the server (%I), never input.
-        let digests = try connection.query(
+        let union = UnsafeSQL(
             tables.enumerated().map { index, table in
                 "SELECT \(index) AS i, (SELECT count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \(table) t) AS digest"
-            }.joined(separator: " UNION ALL ") + " ORDER BY i"
-        ).map { try $0.decode("digest", as: String.self) }
+            }.joined(separator: " UNION ALL "))
+        let digests = try connection.query("\(union) ORDER BY i").map { try $0.decode("digest", as: String.self) }
         let parts = zip(tables, digests).map { "\($0)=\($1)" }
         return parts.joined(separator: " ")
     }

@@ -27,7 +27,7 @@ public enum LargeSiteFixture {
                        'Campaign ' || j, 'active', j, timestamptz '2026-01-01' + j * interval '1 hour'
                 FROM apps a CROSS JOIN generate_series(1, $2::int) j WHERE a.tenant_id = $1
                 """, [tenant, campaignsPerApp])
-            let perLocale = "FROM campaigns c CROSS JOIN unnest('{de,en}'::text[]) l WHERE c.tenant_id = $1"
+            let perLocale = UnsafeSQL("FROM campaigns c CROSS JOIN unnest('{de,en}'::text[]) l WHERE c.tenant_id = $1")
             try tx.execute(
                 "INSERT INTO banner_contents (tenant_id, campaign_id, locale, entry_view) SELECT c.tenant_id, c.id, l, 'main' \(perLocale) AND c.kind = 'banner'",
                 [tenant])

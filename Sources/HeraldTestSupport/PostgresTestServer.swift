@@ -58,7 +58,11 @@ public final class PostgresTestServer: Sendable {
     public func createDatabase(template: String? = nil) throws -> String {
         let name = "test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
         let admin = try Connection(configuration: configuration(database: "postgres"))
-        try admin.execute("CREATE DATABASE \(quoted(name))\(template.map { " TEMPLATE \(quoted($0))" } ?? "")")
+        if let template {
+            try admin.execute("CREATE DATABASE \(quoted(name)) TEMPLATE \(quoted(template))")
+        } else {
+            try admin.execute("CREATE DATABASE \(quoted(name))")
+        }
         return name
     }
 
@@ -73,8 +77,8 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// Identifiers here are made by this file (unique names, template constants), never input.
-    private func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    private func quoted(_ identifier: String) -> UnsafeSQL {
+        UnsafeSQL("\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
     }
 }
 

@@ -70,8 +70,8 @@ import Testing
                 let admin = try Connection(configuration: server.configuration(database: "postgres"))
                 #expect(try admin.query("SELECT 1 FROM pg_roles WHERE rolname LIKE 'herald%'").isEmpty)
                 // Names made by the fixture and this test, never input.
-                try admin.execute("CREATE ROLE \(owner) LOGIN CREATEROLE PASSWORD 'owner pass'")
-                try admin.execute("CREATE DATABASE herald OWNER \(owner)")
+                try admin.execute("CREATE ROLE \(UnsafeSQL(owner)) LOGIN CREATEROLE PASSWORD 'owner pass'")
+                try admin.execute("CREATE DATABASE herald OWNER \(UnsafeSQL(owner))")
                 let newSuperuser = server.configuration(database: "herald")
                 let restored = try Self.run("pg_restore", ["--dbname", newSuperuser.conninfo, "--no-owner", "--no-acl", dump.path])
                 #expect(restored.status == 0 && restored.output.isEmpty, "\(restored.output)")

@@ -63,7 +63,7 @@ import Testing
             "delivery_events", "device_campaign_summary", "campaign_rollup", "campaign_daily_rollup", "publish_runs",
             "publish_blobs", "tenant_publish_blobs", "reporting_grants", "operator_grants", "event_ids",
         ] {
-            parts.append(try connection.query("SELECT count(*)::text || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS d FROM \(table) t")[0].decode("d"))
+            parts.append(try connection.query("SELECT count(*)::text || md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS d FROM \(UnsafeSQL(table)) t")[0].decode("d"))
         }
         return parts.joined(separator: " ")
     }
@@ -98,7 +98,7 @@ import Testing
                 func seen(_ sql: String, _ parameters: [any PostgresEncodable] = []) {
                     attempts += 1
                     do {
-                        let rows = try connection.query(sql, parameters)
+                        let rows = try connection.query("\(UnsafeSQL(sql))", parameters)
                         let value = try rows.first.map { row in try row.decode(rows.columns[0], as: String?.self) } ?? nil
                         let nothing = rows.isEmpty || value == nil || value == "0" || value == "false"
                         #expect(nothing, "\(label): \(sql) gave \(value ?? "a row")")
@@ -110,7 +110,7 @@ import Testing
                 func refused(_ sql: String, _ parameters: [any PostgresEncodable] = []) {
                     attempts += 1
                     do {
-                        try connection.execute(sql, parameters)
+                        try connection.execute("\(UnsafeSQL(sql))", parameters)
                         Issue.record("\(label): \(sql) was allowed")
                     } catch {
                         held += 1
@@ -126,7 +126,7 @@ import Testing
                     seen("SELECT count(*)::text FROM herald_reporting_\(view)('herald_operator') WHERE tenant <> 'acme'")
                     // A plan shows only what the caller may see (rows a filter removed would be a count).
                     attempts += 1
-                    if let plan = try? connection.query("EXPLAIN (ANALYZE, VERBOSE, BUFFERS) SELECT * FROM reporting.\(view)")
+                    if let plan = try? connection.query("EXPLAIN (ANALYZE, VERBOSE, BUFFERS) SELECT * FROM reporting.\(UnsafeSQL(view))")
                         .map({ try $0.decode("QUERY PLAN", as: String.self) }).joined(separator: "\n")
                     {
                         #expect(!plan.contains("Removed") && !plan.contains("Scan on delivery_events"), "\(label): \(plan)")
@@ -195,7 +195,7 @@ import Testing
             func session(_ statements: [String]) throws -> Connection {
                 let connection = try Connection(configuration: setup.attackerConfiguration)
                 for statement in statements {
-                    _ = try? connection.execute(statement)
+                    _ = try? connection.execute("\(UnsafeSQL(statement))")
                 }
                 return connection
             }
@@ -228,7 +228,7 @@ import Testing
             let own = try session(["SET ROLE herald_tenant", "SET herald.tenant_id = '\(demo)'"])
             func failure(_ sql: String, _ parameters: [any PostgresEncodable]) -> String {
                 do {
-                    try own.execute(sql, parameters)
+                    try own.execute("\(UnsafeSQL(sql))", parameters)
                     return "allowed"
                 } catch let error as PostgresError {
                     return "\(error.sqlState?.rawValue ?? "") \(error.constraint ?? "")"

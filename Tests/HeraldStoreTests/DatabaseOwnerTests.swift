@@ -16,7 +16,7 @@ import Testing
             let owner = try Connection(configuration: configuration)
             let tables = TenantIsolationTests.tenantTables + ["tenants", "delivery_events", "campaign_rollup", "publish_runs"]
             for table in tables {
-                #expect(try owner.query("SELECT count(*) AS n FROM \(table)")[0].decode("n", as: Int.self) == 0, "\(table)")
+                #expect(try owner.query("SELECT count(*) AS n FROM \(UnsafeSQL(table))")[0].decode("n", as: Int.self) == 0, "\(table)")
             }
             // Nor through the reporting views.
             #expect(try owner.query("SELECT * FROM reporting.campaign_summary").isEmpty)

@@ -48,7 +48,7 @@ import Testing
             func tenantsSeen() throws -> [String: Set<String>] {
                 var seen: [String: Set<String>] = [:]
                 for view in Self.views {
-                    seen[view] = Set(try analyst.query("SELECT tenant FROM reporting.\(view)").map { try $0.decode("tenant", as: String.self) })
+                    seen[view] = Set(try analyst.query("SELECT tenant FROM reporting.\(UnsafeSQL(view))").map { try $0.decode("tenant", as: String.self) })
                 }
                 return seen
             }
@@ -65,7 +65,7 @@ import Testing
             try analyst.execute("SET search_path = reporting, public")
             try analyst.execute("SET row_security = off")  // allowed to set, and no row appears because of it
             #expect(try tenantsSeen() == expected)
-            for statement in [
+            for statement: SQL in [
                 "SET ROLE herald_operator", "SET ROLE herald_tenant", "SET ROLE postgres", "SET SESSION AUTHORIZATION postgres",
             ] {
                 #expect(throws: PostgresError.self, "\(statement)") { try analyst.execute(statement) }
@@ -74,10 +74,10 @@ import Testing
 
             // No raw table, not even their own tenant's rows of one.
             for table in Self.rawTables {
-                #expect(throws: PostgresError.self, "\(table)") { try analyst.query("SELECT * FROM public.\(table) LIMIT 1") }
+                #expect(throws: PostgresError.self, "\(table)") { try analyst.query("SELECT * FROM public.\(UnsafeSQL(table)) LIMIT 1") }
             }
             // No writes, through the views or around them.
-            for statement in [
+            for statement: SQL in [
                 "DELETE FROM reporting.campaign_summary", "UPDATE reporting.campaign_daily SET events = 0",
                 "INSERT INTO reporting.app_summary (tenant) VALUES ('x')", "INSERT INTO public.event_ids VALUES (gen_random_uuid())",
                 "UPDATE public.campaign_rollup SET clicks = 0", "DELETE FROM public.delivery_events",
@@ -86,7 +86,7 @@ import Testing
                 #expect(throws: PostgresError.self, "\(statement)") { try analyst.execute(statement) }
             }
             // Nothing of their own: tables, temporary tables, schemas, functions, views, roles.
-            for statement in [
+            for statement: SQL in [
                 "CREATE TABLE public.mine (x int)", "CREATE TEMP TABLE mine (x int)", "CREATE SCHEMA mine",
                 "CREATE VIEW reporting.mine AS SELECT 1", "CREATE FUNCTION pg_temp.leak(text) RETURNS bool LANGUAGE sql AS 'SELECT true'",
                 "CREATE ROLE mine", "SELECT herald_grant_reporting('mine', 1, NULL)", "SELECT herald_prune_events('2100-01-01')",
@@ -106,12 +106,12 @@ import Testing
             _ = try database.asOperator { try $0.reportingAccess.grant(role: role, tenant: try Slug("acme"), password: nil) }
             let analyst = try connect(role)
             for statement in ["SELECT lo_from_bytea(0, 'x')", "SELECT lo_create(0)", "SELECT lo_creat(-1)"] {
-                #expect(throws: PostgresError.self, "\(statement)") { try analyst.query(statement) }
+                #expect(throws: PostgresError.self, "\(statement)") { try analyst.query("\(UnsafeSQL(statement))") }
             }
             for view in Self.views {
-                let plan = try analyst.query("EXPLAIN (ANALYZE, VERBOSE, BUFFERS) SELECT * FROM reporting.\(view)")
+                let plan = try analyst.query("EXPLAIN (ANALYZE, VERBOSE, BUFFERS) SELECT * FROM reporting.\(UnsafeSQL(view))")
                     .map { try $0.decode("QUERY PLAN", as: String.self) }.joined(separator: "\n")
-                let own = try analyst.query("SELECT count(*) AS n FROM reporting.\(view)")[0].decode("n", as: Int.self)
+                let own = try analyst.query("SELECT count(*) AS n FROM reporting.\(UnsafeSQL(view))")[0].decode("n", as: Int.self)
                 #expect(!plan.contains("Removed"), "\(view):\n\(plan)")
                 #expect(plan.contains("Function Scan") && plan.contains("rows=\(own) loops=1"), "\(view):\n\(plan)")
                 // No node of the plan read more rows than the analyst's own.

@@ -57,20 +57,20 @@ import Testing
             try database.inTenant(seeded.globex.slug) { session in
                 let sql = session.connection
                 for table in Self.tenantTables {
-                    let rows = try sql.query("SELECT count(*) AS n FROM \(table) WHERE tenant_id = $1", [acmeID])
+                    let rows = try sql.query("SELECT count(*) AS n FROM \(UnsafeSQL(table)) WHERE tenant_id = $1", [acmeID])
                     #expect(try rows[0].decode("n", as: Int.self) == 0, "\(table) leaked")
                 }
                 let tenants = try sql.query("SELECT slug FROM tenants")
                 #expect(try tenants.map { try $0.decode("slug", as: String.self) } == ["globex"])
                 for table in ["apps", "campaigns"] {
-                    #expect(try sql.execute("UPDATE \(table) SET name = 'x' WHERE tenant_id = $1", [acmeID]) == 0)
+                    #expect(try sql.execute("UPDATE \(UnsafeSQL(table)) SET name = 'x' WHERE tenant_id = $1", [acmeID]) == 0)
                 }
                 for table in ["campaign_conditions", "banner_contents", "banner_views", "alert_contents", "story_contents", "story_pages"] {
-                    #expect(try sql.execute("DELETE FROM \(table) WHERE tenant_id = $1", [acmeID]) == 0)
+                    #expect(try sql.execute("DELETE FROM \(UnsafeSQL(table)) WHERE tenant_id = $1", [acmeID]) == 0)
                 }
             }
             // Writing a row that names the other tenant fails outright (each in its own transaction).
-            let inserts: [(String, [any PostgresEncodable])] = [
+            let inserts: [(SQL, [any PostgresEncodable])] = [
                 ("INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales) VALUES ($1, 'evil', 'Evil', 'ios', 'com.evil.app', 'en', '{en}')", [acmeID]),
                 ("INSERT INTO campaigns (tenant_id, app_id, key, kind, name) VALUES ($1, $2, 'evil', 'alert', 'Evil')", [acmeID, seeded.acmeApp.id]),
                 ("INSERT INTO audit_log (tenant_id, actor, action, entity) VALUES ($1, 'x', 'insert', 'forged')", [acmeID]),
@@ -100,22 +100,22 @@ import Testing
             try connection.transaction { tx in
                 try tx.execute("SET LOCAL ROLE herald_tenant")
                 for table in Self.tenantTables + ["tenants"] {
-                    #expect(try tx.query("SELECT count(*) AS n FROM \(table)")[0].decode("n", as: Int.self) == 0, "\(table)")
+                    #expect(try tx.query("SELECT count(*) AS n FROM \(UnsafeSQL(table))")[0].decode("n", as: Int.self) == 0, "\(table)")
                 }
             }
             // A role that was granted the tables but has no policy (code that forgot to pick
             // a role, say): row-level security is forced, so it sees nothing either.
             let role = "forgetful_\(UUID().uuidString.prefix(8).lowercased())"
-            try connection.execute("CREATE ROLE \(role) NOLOGIN")
+            try connection.execute("CREATE ROLE \(UnsafeSQL(role)) NOLOGIN")
             defer {
-                _ = try? connection.execute("DROP OWNED BY \(role)")
-                _ = try? connection.execute("DROP ROLE \(role)")
+                _ = try? connection.execute("DROP OWNED BY \(UnsafeSQL(role))")
+                _ = try? connection.execute("DROP ROLE \(UnsafeSQL(role))")
             }
-            try connection.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+            try connection.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(UnsafeSQL(role))")
             try connection.transaction { tx in
-                try tx.execute("SET LOCAL ROLE \(role)")
+                try tx.execute("SET LOCAL ROLE \(UnsafeSQL(role))")
                 for table in Self.tenantTables + ["tenants"] {
-                    #expect(try tx.query("SELECT count(*) AS n FROM \(table)")[0].decode("n", as: Int.self) == 0, "\(table)")
+                    #expect(try tx.query("SELECT count(*) AS n FROM \(UnsafeSQL(table))")[0].decode("n", as: Int.self) == 0, "\(table)")
                 }
             }
         }

@@ -137,6 +137,39 @@ import Testing
         }
     }
 
+    @Test func preparedStatementsArePreparedOncePerConnectionAndOutliveRollbacks() throws {
+        try withTestDatabase { configuration in
+            let connection = try Connection(configuration: configuration)
+            try connection.execute("CREATE TABLE t (n int PRIMARY KEY, name text)")
+            let insert = PreparedStatement(name: "insert-t", sql: "INSERT INTO t VALUES ($1, $2) RETURNING n * 10 AS tenfold")
+            // Prepared inside a transaction that is rolled back: still there afterwards.
+            struct Boom: Error {}
+            #expect(throws: Boom.self) {
+                try connection.transaction { tx in
+                    #expect(try tx.query(insert, [1, "one"])[0].decode("tenfold", as: Int.self) == 10)
+                    throw Boom()
+                }
+            }
+            #expect(try connection.execute(insert, [2, Optional<String>.none]) == 1)
+            try connection.transaction { try $0.execute(insert, [3, "it's"]) }
+            let rows = try connection.query("SELECT n, name FROM t ORDER BY n")
+            #expect(try rows.map { try $0.decode("n", as: Int.self) } == [2, 3])
+            #expect(try rows.map { try $0.decode("name", as: String?.self) } == [nil, "it's"])
+            let prepared = try connection.query("SELECT name, statement FROM pg_prepared_statements")
+            #expect(try prepared.map { try $0.decode("name", as: String.self) } == ["insert-t"])
+            // A failure is the server's error, and the connection goes on.
+            let duplicate = #expect(throws: PostgresError.self) { try connection.execute(insert, [2, "again"]) }
+            #expect(duplicate?.isUniqueViolation == true)
+            let broken = #expect(throws: PostgresError.self) { try connection.prepare(name: "broken", sql: "SELEC 1") }
+            #expect(broken?.description.hasPrefix("42601") == true)  // a syntax error
+            // One name, one statement.
+            let other = #expect(throws: PostgresError.self) { try connection.prepare(name: "insert-t", sql: "SELECT 1") }
+            #expect(other?.kind == .usage)
+            try connection.prepare(name: "insert-t", sql: insert.sql)
+            #expect(try connection.query("SELECT count(*) AS n FROM pg_prepared_statements")[0].decode("n", as: Int.self) == 1)
+        }
+    }
+
     @Test func copyInEscapesEverythingAndStreamsLargeInputs() throws {
         try withTestDatabase { configuration in
             let connection = try Connection(configuration: configuration)

@@ -8,7 +8,7 @@ import Testing
     func roundTrip<T: PostgresEncodable & PostgresDecodable & Equatable>(_ value: T, as sqlType: String) throws -> T {
         try withTestDatabase { configuration in
             let connection = try Connection(configuration: configuration)
-            return try connection.query("SELECT $1::\(sqlType) AS v", [value])[0].decode("v", as: T.self)
+            return try connection.query("SELECT $1::\(UnsafeSQL(sqlType)) AS v", [value])[0].decode("v", as: T.self)
         }
     }
 

@@ -11,8 +11,8 @@ public enum EventKind: String, CaseIterable, Sendable, Codable {
 /// Columns, in NDJSON keys or CSV header names: event_id, tenant, app, campaign, device,
 /// kind, at, locale, app_version, os_version (optional).
 public struct DeliveryEvent: Equatable, Sendable {
-    /// Lowercase UUID text, as the client made it.
-    public let eventID: String
+    /// The client's UUID for the event, read once.
+    public let id: EventID
     public let tenant: Slug
     public let app: Slug
     public let campaign: Slug
@@ -53,9 +53,9 @@ public struct DeliveryEvent: Equatable, Sendable {
                 throw EventProblem("\(Self.columns[index]) \"\(raw.prefix(80))\" is not a slug (lowercase letters, digits and -)")
             }
         }
-        let id = try required(0)
-        guard Self.isUUID(id) else { throw EventProblem("event_id \"\(id.prefix(80))\" is not a UUID") }
-        eventID = id.lowercased()
+        let idText = try required(0)
+        guard let id = EventID(idText) else { throw EventProblem("event_id \"\(idText.prefix(80))\" is not a UUID") }
+        self.id = id
         tenant = try slug(1)
         app = try slug(2)
         campaign = try slug(3)
@@ -92,20 +92,12 @@ public struct DeliveryEvent: Equatable, Sendable {
         }
     }
 
-    /// 8-4-4-4-12 hex digits (either case) with dashes: what Foundation's UUID(uuidString:)
-    /// accepts, checked without making one.
+    /// The id as lowercase UUID text.
+    public var eventID: String { id.description }
+
+    /// Whether `text` is an event id (`EventID`).
     static func isUUID(_ text: String) -> Bool {
-        guard text.utf8.count == 36 else { return false }
-        for (index, byte) in text.utf8.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else {
-                let lower = byte | 0x20
-                guard (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f"))
-                else { return false }
-            }
-        }
-        return true
+        EventID(text) != nil
     }
 }
 
@@ -125,76 +117,21 @@ public struct EventProblem: Error, Equatable, Sendable, CustomStringConvertible 
     public init(_ description: String) { self.description = description }
 }
 
-/// A point in time written as ISO 8601 with a zone: `2026-11-23T09:30:00Z`,
-/// `2026-11-23T10:30:00.250+01:00`. Checked strictly (real calendar dates, hours below 24,
-/// a zone always), so PostgreSQL never refuses what passed here.
+/// A point in time written as ISO 8601 with a zone and the seconds: `2026-11-23T09:30:00Z`,
+/// `2026-11-23T10:30:00.250+01:00`. Read by the one time parser (`TimeText`): real calendar
+/// dates, hours below 24, a zone always, so PostgreSQL never refuses what passed here.
 public struct EventTime: Equatable, Sendable {
     public let text: String
-    /// Seconds since 1970 (fractions dropped): for ordering and the pruned horizon.
+    /// Seconds since 1970 (fractions apart): for ordering and the pruned horizon.
     public let epochSeconds: Int64
-
-    private static let daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    /// The fraction of a second as written, in nanoseconds (0 without one).
+    public let nanoseconds: Int
 
     public init?(_ text: String) {
         var text = text
-        guard let seconds = text.withUTF8({ Self.epochSeconds($0) }) else { return nil }
-        epochSeconds = seconds
+        guard let parsed = text.withUTF8({ TimeText($0) }), parsed.hasSeconds else { return nil }
+        epochSeconds = parsed.epochSeconds
+        nanoseconds = parsed.nanoseconds
         self.text = text
-    }
-
-    /// Seconds since 1970 of the ISO 8601 time in `b`, or nil when it is not one.
-    private static func epochSeconds(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
-        func digits(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= b.count else { return nil }
-            var value = 0
-            for i in from..<(from + count) {
-                guard b[i] >= 48, b[i] <= 57 else { return nil }
-                value = value * 10 + Int(b[i] - 48)
-            }
-            return value
-        }
-        guard b.count >= 20, let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-            let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), let hour = digits(11, 2),
-            b[13] == UInt8(ascii: ":"), let minute = digits(14, 2), b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
-            year >= 1970, (1...12).contains(month), hour < 24, minute < 60, second < 60
-        else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        guard (1...(month == 2 && leap ? 29 : daysInMonth[month - 1])).contains(day) else { return nil }
-        var index = 19
-        if index < b.count, b[index] == UInt8(ascii: ".") {
-            index += 1
-            let start = index
-            while index < b.count, b[index] >= 48, b[index] <= 57 { index += 1 }
-            guard index > start, index - start <= 9 else { return nil }
-        }
-        guard index < b.count else { return nil }  // a zone is required
-        var offset = 0
-        if b[index] == UInt8(ascii: "Z") {
-            guard index + 1 == b.count else { return nil }
-        } else if b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-") {
-            let sign = b[index] == UInt8(ascii: "-") ? -1 : 1
-            let rest = b.count - index - 1
-            guard let hours = digits(index + 1, 2), hours <= 14 else { return nil }
-            var minutes = 0
-            if rest == 5, b[index + 3] == UInt8(ascii: ":"), let m = digits(index + 4, 2) {
-                minutes = m
-            } else if rest == 4, let m = digits(index + 3, 2) {
-                minutes = m
-            } else if rest != 2 {
-                return nil
-            }
-            guard minutes < 60 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
-        }
-        // Days from the civil date (Howard Hinnant's algorithm), then seconds.
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Int64(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
     }
 }

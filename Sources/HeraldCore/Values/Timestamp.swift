@@ -5,68 +5,9 @@ import Foundation
 /// to the whole second, so a time read from a file, a flag or the database compares exactly.
 public enum Timestamp {
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        func number(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[start..<(start + count)] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard let year = number(0, 4), bytes.count >= 10, bytes[4] == 45, let month = number(5, 2), bytes[7] == 45,
-            let day = number(8, 2), (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
-        var hour = 0
-        var minute = 0
-        var second = 0
-        var offset = 0
-        if bytes.count > 10 {
-            guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), let h = number(11, 2),
-                bytes.count > 13, bytes[13] == 58, let m = number(14, 2)
-            else { return nil }
-            hour = h
-            minute = m
-            var index = 16
-            if index < bytes.count, bytes[index] == 58 {
-                guard let s = number(index + 1, 2) else { return nil }
-                second = s
-                index += 3
-                if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                    index += 1
-                    while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }  // whole seconds kept
-                }
-            }
-            guard index < bytes.count else { return nil }  // a zone is required with a time
-            if bytes[index] == UInt8(ascii: "Z") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-                guard let oh = number(index + 1, 2) else { return nil }
-                index += 3
-                var om = 0
-                if index < bytes.count, bytes[index] == 58 { index += 1 }
-                if index < bytes.count {
-                    guard let m = number(index, 2) else { return nil }
-                    om = m
-                    index += 2
-                }
-                offset = sign * (oh * 3600 + om * 60)
-            } else {
-                return nil
-            }
-            guard index == bytes.count, hour < 24, minute < 60, second < 61 else { return nil }
-        }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let epoch = timegm(&parts)
-        return Date(timeIntervalSince1970: Double(Int(epoch) - offset))
+        var text = text
+        guard let parsed = text.withUTF8({ TimeText($0) }) else { return nil }
+        return Date(timeIntervalSince1970: Double(parsed.epochSeconds))  // whole seconds kept
     }
 
     /// Parses or explains what is expected.
@@ -85,5 +26,99 @@ public enum Timestamp {
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
             Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}
+
+/// The one reader of times given to Herald as text: campaign files, command-line flags
+/// (`Timestamp`, `UTCDay`) and event input (`EventTime`). ISO 8601:
+///
+///     YYYY-MM-DD                                         a day (midnight UTC)
+///     YYYY-MM-DD(T| )HH:MM[:SS[.fraction]](Z|±HH|±HH:MM|±HHMM)
+///
+/// A real calendar date from 1970 on, hours below 24, minutes and seconds below 60, a
+/// fraction of 1 to 9 digits, a zone within ±14:00: what PostgreSQL would also accept.
+/// Each caller says which of the forms it takes (an event needs the seconds).
+struct TimeText {
+    let day: UTCDay
+    /// Seconds since midnight as written (before the zone is applied); nil for a plain date.
+    let secondOfDay: Int?
+    /// Whether the seconds were written (`HH:MM:SS`), not only `HH:MM`.
+    let hasSeconds: Bool
+    /// The fraction of a second, in nanoseconds (0 without one).
+    let nanoseconds: Int
+    /// The zone's offset from UTC, in seconds.
+    let offsetSeconds: Int
+
+    /// Seconds since 1970 (the fraction apart).
+    var epochSeconds: Int64 {
+        Int64(day.daysSince1970) * 86_400 + Int64((secondOfDay ?? 0) - offsetSeconds)
+    }
+
+    init?(_ b: UnsafeBufferPointer<UInt8>) {
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var value = 0
+            for i in from..<(from + count) {
+                guard b[i] >= 48, b[i] <= 57 else { return nil }
+                value = value * 10 + Int(b[i] - 48)
+            }
+            return value
+        }
+        guard b.count >= 10, let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+            let dayOfMonth = digits(8, 2), year >= 1970, let day = UTCDay(year: year, month: month, day: dayOfMonth)
+        else { return nil }
+        self.day = day
+        guard b.count > 10 else {
+            secondOfDay = nil
+            hasSeconds = false
+            nanoseconds = 0
+            offsetSeconds = 0
+            return
+        }
+        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), let hour = digits(11, 2), b.count > 13, b[13] == UInt8(ascii: ":"),
+            let minute = digits(14, 2), hour < 24, minute < 60
+        else { return nil }
+        var second = 0
+        var nanoseconds = 0
+        var index = 16
+        hasSeconds = index < b.count && b[index] == UInt8(ascii: ":")
+        if hasSeconds {
+            guard let s = digits(index + 1, 2), s < 60 else { return nil }
+            second = s
+            index += 3
+            if index < b.count, b[index] == UInt8(ascii: ".") {
+                index += 1
+                let start = index
+                while index < b.count, b[index] >= 48, b[index] <= 57, index - start < 9 {
+                    nanoseconds = nanoseconds * 10 + Int(b[index] - 48)
+                    index += 1
+                }
+                guard index > start, index == b.count || b[index] < 48 || b[index] > 57 else { return nil }  // 1 to 9 digits
+                for _ in (index - start)..<9 { nanoseconds *= 10 }
+            }
+        }
+        self.nanoseconds = nanoseconds
+        secondOfDay = hour * 3600 + minute * 60 + second
+        guard index < b.count else { return nil }  // a zone is required with a time
+        if b[index] == UInt8(ascii: "Z") {
+            guard index + 1 == b.count else { return nil }
+            offsetSeconds = 0
+        } else if b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-") {
+            let sign = b[index] == UInt8(ascii: "-") ? -1 : 1
+            let rest = b.count - index - 1
+            guard let hours = digits(index + 1, 2), hours <= 14 else { return nil }
+            var minutes = 0
+            if rest == 5, b[index + 3] == UInt8(ascii: ":"), let m = digits(index + 4, 2) {
+                minutes = m
+            } else if rest == 4, let m = digits(index + 3, 2) {
+                minutes = m
+            } else if rest != 2 {
+                return nil
+            }
+            guard minutes < 60 else { return nil }
+            offsetSeconds = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
     }
 }

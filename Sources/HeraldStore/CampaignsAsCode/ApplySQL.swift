@@ -1,3 +1,5 @@
+import PostgresClient
+
 /// The statements `apply` runs, one per table and kind of change, whatever the number of rows.
 /// Each takes its rows as parallel arrays, one parameter per column (`unnest` turns them back
 /// into rows); values never enter the SQL text. Lists of locales travel as one comma-joined
@@ -11,13 +13,13 @@ enum ApplySQL {
     // MARK: Reading
 
     /// Every message key the apps ever used (all of them stay taken forever).
-    static let messageKeys = """
+    static let messageKeys: SQL = """
         SELECT app_id, message_key FROM alert_message_keys WHERE app_id = ANY($1::bigint[])
         """
 
     // MARK: Apps
 
-    static let insertApps = """
+    static let insertApps: SQL = """
         INSERT INTO apps (slug, name, platform, bundle_id, default_locale, locales, base_url)
         SELECT u.slug, u.name, u.platform::app_platform, u.bundle_id, u.default_locale,
                string_to_array(u.locales, ',')::locale_tag[], u.base_url
@@ -27,7 +29,7 @@ enum ApplySQL {
         RETURNING id, slug
         """
 
-    static let updateApps = """
+    static let updateApps: SQL = """
         UPDATE apps a
         SET name = u.name, platform = u.platform::app_platform, bundle_id = u.bundle_id,
             default_locale = u.default_locale, locales = string_to_array(u.locales, ',')::locale_tag[],
@@ -39,7 +41,7 @@ enum ApplySQL {
 
     // MARK: Campaigns
 
-    static let insertCampaigns = """
+    static let insertCampaigns: SQL = """
         INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales)
         SELECT u.app_id, u.key, u.kind::campaign_kind, u.name, u.status::campaign_status, u.starts_at, u.ends_at,
                u.priority, string_to_array(u.locales, ',')::locale_tag[]
@@ -50,7 +52,7 @@ enum ApplySQL {
         RETURNING id, app_id, key
         """
 
-    static let updateCampaigns = """
+    static let updateCampaigns: SQL = """
         UPDATE campaigns c
         SET name = u.name, status = u.status::campaign_status, starts_at = u.starts_at, ends_at = u.ends_at,
             priority = u.priority, locales = string_to_array(u.locales, ',')::locale_tag[]
@@ -59,7 +61,7 @@ enum ApplySQL {
         WHERE c.id = u.id
         """
 
-    static let insertMessageKeys = """
+    static let insertMessageKeys: SQL = """
         INSERT INTO alert_message_keys (app_id, campaign_id, message_key)
         SELECT u.app_id, u.campaign_id, u.message_key
         FROM unnest($1::bigint[], $2::bigint[], $3::text[]) WITH ORDINALITY AS u(app_id, campaign_id, message_key, position)
@@ -68,13 +70,13 @@ enum ApplySQL {
 
     // MARK: Conditions
 
-    static let deleteConditions = """
+    static let deleteConditions: SQL = """
         DELETE FROM campaign_conditions k
         USING unnest($1::bigint[], $2::text[], $3::text[]) AS u(campaign_id, grp, type)
         WHERE k.campaign_id = u.campaign_id AND k.grp = u.grp::condition_group AND k.type = u.type
         """
 
-    static let upsertConditions = """
+    static let upsertConditions: SQL = """
         INSERT INTO campaign_conditions (campaign_id, kind, grp, type, value)
         SELECT u.campaign_id, u.kind::campaign_kind, u.grp::condition_group, u.type, u.value::jsonb
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(campaign_id, kind, grp, type, value)
@@ -85,48 +87,48 @@ enum ApplySQL {
 
     /// Content is replaced per campaign and locale: the old row goes (its views or pages with
     /// it, by the foreign keys' ON DELETE CASCADE), the new one is inserted.
-    static let deleteBannerContents = """
+    static let deleteBannerContents: SQL = """
         DELETE FROM banner_contents t USING unnest($1::bigint[], $2::text[]) AS u(campaign_id, locale)
         WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale
         """
 
-    static let deleteAlertContents = """
+    static let deleteAlertContents: SQL = """
         DELETE FROM alert_contents t USING unnest($1::bigint[], $2::text[]) AS u(campaign_id, locale)
         WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale
         """
 
-    static let deleteStoryContents = """
+    static let deleteStoryContents: SQL = """
         DELETE FROM story_contents t USING unnest($1::bigint[], $2::text[]) AS u(campaign_id, locale)
         WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale
         """
 
-    static let insertBannerContents = """
+    static let insertBannerContents: SQL = """
         INSERT INTO banner_contents (campaign_id, locale, entry_view)
         SELECT u.campaign_id, u.locale, u.entry_view
         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(campaign_id, locale, entry_view)
         """
 
-    static let insertBannerViews = """
+    static let insertBannerViews: SQL = """
         INSERT INTO banner_views (campaign_id, locale, view_id, position, file_url, inline_html, height, origin)
         SELECT u.campaign_id, u.locale, u.view_id, u.position, u.file_url, u.inline_html, u.height, u.origin::view_origin
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::text[], $7::numeric[], $8::text[])
             AS u(campaign_id, locale, view_id, position, file_url, inline_html, height, origin)
         """
 
-    static let insertAlertContents = """
+    static let insertAlertContents: SQL = """
         INSERT INTO alert_contents (campaign_id, locale, title, message, action_url, action_button)
         SELECT u.campaign_id, u.locale, u.title, u.message, u.action_url, u.action_button
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
             AS u(campaign_id, locale, title, message, action_url, action_button)
         """
 
-    static let insertStoryContents = """
+    static let insertStoryContents: SQL = """
         INSERT INTO story_contents (campaign_id, locale, push_title, push_text)
         SELECT u.campaign_id, u.locale, u.push_title, u.push_text
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(campaign_id, locale, push_title, push_text)
         """
 
-    static let insertStoryPages = """
+    static let insertStoryPages: SQL = """
         INSERT INTO story_pages (campaign_id, locale, position, image, duration, link, button_title, title, subtitle)
         SELECT u.campaign_id, u.locale, u.position, u.image, u.duration, u.link, u.button_title, u.title, u.subtitle
         FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::numeric[], $6::text[], $7::text[],

@@ -19,24 +19,8 @@ public struct ChangeTracker {
 
     /// App ids to republish, given the snapshot and publish time of the previous run.
     public func changedApps(since snapshot: String, previousAt: Date, at: Date) throws -> Set<Int64> {
-        let edited = try connection.query(
-            """
-            SELECT DISTINCT coalesce(
-                       CASE WHEN a.entity = 'apps' THEN (coalesce(a.after, a.before) ->> 'id')::bigint END,
-                       (coalesce(a.after, a.before) ->> 'app_id')::bigint,
-                       (SELECT c.app_id FROM campaigns c WHERE c.id = (coalesce(a.after, a.before) ->> 'campaign_id')::bigint)
-                   ) AS app_id
-            FROM audit_log a
-            WHERE a.txid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(a.txid, $1::pg_snapshot)
-              AND a.entity <> 'tenants'
-            """, [snapshot])
-        let crossed = try connection.query(
-            """
-            SELECT DISTINCT app_id FROM campaigns
-            WHERE status = 'active'
-              AND (starts_at > least($1::timestamptz, $2::timestamptz) AND starts_at <= greatest($1::timestamptz, $2::timestamptz)
-                OR ends_at > least($1::timestamptz, $2::timestamptz) AND ends_at <= greatest($1::timestamptz, $2::timestamptz))
-            """, [previousAt, at])
+        let edited = try connection.query(Query.appsEditedSince.sql, [snapshot])
+        let crossed = try connection.query(Query.appsWithCampaignsStartingOrEnding.sql, [previousAt, at])
         var apps = Set<Int64>()
         for row in Array(edited) + Array(crossed) {
             if let id = try row.decode("app_id", as: Int64?.self) { apps.insert(id) }

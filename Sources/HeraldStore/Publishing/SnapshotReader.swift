@@ -23,12 +23,7 @@ public struct SnapshotReader {
             throw StoreError.notFound(what: "tenant", name: onlyTenant.rawValue, listCommand: "herald tenant list")
         }
         let appRows = try connection.query(
-            """
-            SELECT tenant_id, \(AppRepository.columns) FROM apps
-            WHERE tenant_id = ANY($1::bigint[]) AND ($2::text IS NULL OR slug = $2)
-              AND ($3::bigint[] IS NULL OR id = ANY($3::bigint[]))
-            ORDER BY tenant_id, slug
-            """, [tenants.map { String($0.id) }, onlyApp?.rawValue, appIDs.map { $0.sorted().map(String.init) }])
+            Query.snapshotApps.sql, [tenants.map { String($0.id) }, onlyApp?.rawValue, appIDs.map { $0.sorted().map(String.init) }])
         let apps = try AppRepository.decode(appRows)
         let tenantOfApp = Dictionary(uniqueKeysWithValues: try zip(apps, appRows).map { app, row in
             (app.id, try row.decode("tenant_id", as: Int64.self))
@@ -37,8 +32,7 @@ public struct SnapshotReader {
             throw StoreError.notFound(
                 what: "app", name: "\(onlyTenant?.rawValue ?? "*")/\(onlyApp)", listCommand: "herald app list")
         }
-        let campaigns = try CampaignLoader(connection: connection).load(
-            where: "c.status = 'active' AND c.app_id = ANY($1::bigint[])", [apps.map { String($0.id) }])
+        let campaigns = try CampaignLoader(connection: connection).load(apps: apps.map(\.id), activeOnly: true)
         let campaignsByApp = Dictionary(grouping: campaigns, by: \.appID)
         return tenants.filter { tenant in appIDs == nil || apps.contains { tenantOfApp[$0.id] == tenant.id } }.map { tenant in
             TenantSpec(

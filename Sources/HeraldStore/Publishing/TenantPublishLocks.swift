@@ -33,10 +33,11 @@ extension HeraldDatabase {
                 ON CONFLICT (tenant_id) DO NOTHING
                 """, [names])
         }
+        // One of three constant clauses, never input.
         let wait = switch busy {
-        case .refuse: " NOWAIT"
-        case .skip: " SKIP LOCKED"
-        case .wait: ""
+        case .refuse: UnsafeSQL(" NOWAIT")
+        case .skip: UnsafeSQL(" SKIP LOCKED")
+        case .wait: UnsafeSQL("")
         }
         var held: Set<Slug>?
         do {

@@ -29,12 +29,7 @@ public struct ReportingAccess {
 
     /// Roles reading `tenant`'s reports, by name.
     public func roles(tenant: Slug) throws -> [String] {
-        try connection.query(
-            """
-            SELECT g.role_name::text AS role FROM reporting_grants g JOIN tenants t ON t.id = g.tenant_id
-            WHERE t.slug = $1 ORDER BY 1
-            """, [tenant.rawValue]
-        ).map { try $0.decode("role") }
+        try connection.query(Query.reportingRoles.sql, [tenant.rawValue]).map { try $0.decode("role") }
     }
 
     private func tenantID(_ tenant: Slug) throws -> Int64 {

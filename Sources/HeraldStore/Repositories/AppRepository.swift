@@ -34,10 +34,11 @@ public struct AppRepository {
     let connection: Connection
     let tenant: TenantRecord
 
-    static let columns = """
+    static let columns = UnsafeSQL(
+        """
         id, slug, name, platform::text AS platform, bundle_id, default_locale,
         locales::text[] AS locales, base_url, created_at, updated_at
-        """
+        """)
 
     public func create(_ spec: AppSpec) throws -> AppRecord {
         let rows = try connection.query(

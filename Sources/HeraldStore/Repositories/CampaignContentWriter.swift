@@ -34,11 +34,11 @@ struct CampaignContentWriter {
     }
 
     func deleteContent(locale: LocaleTag) throws {
-        let table =
+        let table: UnsafeSQL =
             switch kind {
-            case .banner: "banner_contents"
-            case .alert: "alert_contents"
-            case .story: "story_contents"
+            case .banner: UnsafeSQL("banner_contents")
+            case .alert: UnsafeSQL("alert_contents")
+            case .story: UnsafeSQL("story_contents")
             }
         // `table` is one of three constants above, never input.
         try connection.execute(

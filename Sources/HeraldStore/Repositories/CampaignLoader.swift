@@ -4,28 +4,15 @@ import PostgresClient
 import Synchronization
 
 /// Loads whole campaigns in five queries whatever their number: campaigns, conditions and
-/// one per content kind. The same loader serves `show`, `export` and the publisher's snapshot.
+/// one per content kind (queries/campaigns.sql). The same loader serves `show`, `export` and
+/// the publisher's snapshot.
 struct CampaignLoader {
     let connection: Connection
 
-    /// `filter` is a constant SQL condition over `c` (campaigns) written in this module,
-    /// never input; its values come in `parameters`.
-    func load(where filter: String, _ parameters: [any PostgresEncodable]) throws -> [CampaignRecord] {
-        let rows = try connection.query(
-            """
-            SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
-                   c.starts_at, c.ends_at, c.priority, c.locales::text[] AS locales,
-                   c.created_at, c.updated_at, k.message_key
-            FROM campaigns c
-            LEFT JOIN (
-                SELECT DISTINCT ON (k.campaign_id) k.campaign_id, k.message_key
-                FROM alert_message_keys k
-                WHERE k.campaign_id IN (\(Self.selected(filter)))
-                ORDER BY k.campaign_id, k.seq DESC
-            ) k ON k.campaign_id = c.id
-            WHERE \(filter)
-            ORDER BY c.app_id, c.key
-            """, parameters)
+    /// The campaigns of `apps`: all of them, only the one with `key`, or only the active ones.
+    func load(apps: [Int64], key: Slug? = nil, activeOnly: Bool = false) throws -> [CampaignRecord] {
+        let parameters: [any PostgresEncodable] = [apps.map(String.init), key?.rawValue, activeOnly]
+        let rows = try connection.query(Query.loadCampaigns.sql, parameters)
         guard !rows.isEmpty else { return [] }
         // Four fixed queries, one after another on the connection, each selecting the same
         // campaigns by the same filter (one transaction: the same rows). A join on the filter,
@@ -34,8 +21,8 @@ struct CampaignLoader {
         let decoded = DecodedParts()
         let decoding = DispatchGroup()
         defer { decoding.wait() }
-        for (part, sql) in [Self.conditionsSQL, Self.bannersSQL, Self.alertsSQL, Self.storiesSQL].enumerated() {
-            let rows = try connection.query(sql(Self.selected(filter)), parameters)
+        for (part, query) in [Query.loadConditions, .loadBanners, .loadAlerts, .loadStories].enumerated() {
+            let rows = try connection.query(query.sql, parameters)
             DispatchQueue.global().async(group: decoding) {
                 decoded.set(part) {
                     switch part {
@@ -77,19 +64,6 @@ struct CampaignLoader {
         }
     }
 
-    /// The ids of the campaigns `filter` selects, as a subquery.
-    static func selected(_ filter: String) -> String {
-        "SELECT c.id FROM campaigns c WHERE \(filter)"
-    }
-
-    static func conditionsSQL(_ selected: String) -> String {
-        """
-        SELECT campaign_id, grp::text AS grp, type, value::text AS value
-        FROM campaign_conditions WHERE campaign_id IN (\(selected))
-        ORDER BY campaign_id, grp, type
-        """
-    }
-
     private static func decodeConditions(_ rows: QueryResult) throws -> [Int64: [Condition]] {
         var result: [Int64: [Condition]] = [:]
         for row in rows {
@@ -102,17 +76,6 @@ struct CampaignLoader {
     }
 
     typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
-
-    static func bannersSQL(_ selected: String) -> String {
-        """
-        SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
-               v.height::float8 AS height, v.origin::text AS origin
-        FROM banner_contents b
-        JOIN banner_views v USING (tenant_id, campaign_id, locale)
-        WHERE b.campaign_id IN (\(selected))
-        ORDER BY b.campaign_id, b.locale, v.position
-        """
-    }
 
     private static func decodeBanners(_ rows: QueryResult) throws -> ContentByCampaign {
         var entries: [Int64: [LocaleTag: Slug]] = [:]
@@ -143,13 +106,6 @@ struct CampaignLoader {
         return result
     }
 
-    static func alertsSQL(_ selected: String) -> String {
-        """
-        SELECT campaign_id, locale, title, message, action_url, action_button
-        FROM alert_contents WHERE campaign_id IN (\(selected))
-        """
-    }
-
     private static func decodeAlerts(_ rows: QueryResult) throws -> ContentByCampaign {
         var result: ContentByCampaign = [:]
         for row in rows {
@@ -162,17 +118,6 @@ struct CampaignLoader {
                 .alert(alert)
         }
         return result
-    }
-
-    static func storiesSQL(_ selected: String) -> String {
-        """
-        SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
-               p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
-        FROM story_contents s
-        LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
-        WHERE s.campaign_id IN (\(selected))
-        ORDER BY s.campaign_id, s.locale, p.position
-        """
     }
 
     private static func decodeStories(_ rows: QueryResult) throws -> ContentByCampaign {

@@ -21,13 +21,11 @@ public struct CampaignRepository {
 
     /// Every campaign of the given apps, fully loaded, in a fixed number of queries.
     public func load(appIDs: [Int64]) throws -> [CampaignRecord] {
-        try CampaignLoader(connection: connection).load(
-            where: "c.app_id = ANY($1::bigint[])", [appIDs.map(String.init)])
+        try CampaignLoader(connection: connection).load(apps: appIDs)
     }
 
     public func find(_ key: Slug, in app: AppRecord) throws -> CampaignRecord {
-        let found = try CampaignLoader(connection: connection).load(
-            where: "c.app_id = $1 AND c.key = $2", [String(app.id), key.rawValue])
+        let found = try CampaignLoader(connection: connection).load(apps: [app.id], key: key)
         guard let campaign = found.first else {
             throw StoreError.notFound(
                 what: "campaign", name: "\(tenant.slug)/\(app.spec.slug)/\(key)",

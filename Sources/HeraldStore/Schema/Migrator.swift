@@ -64,7 +64,7 @@ public struct Migrator: Sendable {
         for migration in current.pending {
             progress(migration)
             try connection.transaction { tx in
-                try tx.executeScript(migration.sql)
+                try tx.executeScript("\(UnsafeSQL(migration.sql))")  // a file this binary carries
                 try tx.execute(
                     """
                     INSERT INTO herald_migrations (name, checksum) VALUES ($1, $2)

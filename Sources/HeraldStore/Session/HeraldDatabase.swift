@@ -220,7 +220,7 @@ public struct UnitOfWork {
     private func switchRole(_ role: String) throws {
         do {
             // `role` is one of Herald's two constant names, never input.
-            try connection.execute("SET LOCAL ROLE \(role)")
+            try connection.execute("SET LOCAL ROLE \(UnsafeSQL(role))")
         } catch let error as PostgresError where error.sqlState == .undefinedObject {
             throw StoreError.schema(
                 "Herald's roles do not exist on this server (a database restored from a dump?): run `herald migrate` "

@@ -92,7 +92,7 @@ public struct BinaryCopyRows {
 extension Connection {
     /// `sql` must say `WITH (FORMAT binary)`. Returns rows copied.
     @discardableResult
-    public func copyInBinary(_ sql: String, _ write: (BinaryCopyWriter) throws -> Void) throws -> Int {
+    public func copyInBinary(_ sql: SQL, _ write: (BinaryCopyWriter) throws -> Void) throws -> Int {
         try copyIn(sql) { writer in
             try writer.writeRaw(BinaryCopyWriter.header)
             try write(BinaryCopyWriter(writer: writer))

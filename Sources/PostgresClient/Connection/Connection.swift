@@ -5,6 +5,9 @@ public enum IsolationLevel: String, Sendable {
     case readCommitted = "READ COMMITTED"
     case repeatableRead = "REPEATABLE READ"
     case serializable = "SERIALIZABLE"
+
+    /// The words BEGIN takes: one of the three above.
+    var sql: UnsafeSQL { UnsafeSQL(rawValue) }
 }
 
 public enum PingResult: Sendable, Equatable {
@@ -13,11 +16,15 @@ public enum PingResult: Sendable, Equatable {
 
 /// One libpq connection. Not Sendable: own it in one place and use it from one thread
 /// (`ConnectionQueue` does that for async code). Every statement goes through
-/// `PQexecParams` in text format, except `executeScript` for trusted multi-statement files.
+/// `PQexecParams` (or a prepared statement: `PreparedStatement`) with parameters in text
+/// format, except `executeScript` for trusted multi-statement files. Statements are `SQL`,
+/// so anything spliced into one is an `UnsafeSQL` the reader sees.
 public final class Connection {
     private let handle: OpaquePointer
     public let configuration: ConnectionConfiguration
     private var transactionDepth = 0
+    /// The statements prepared on this connection so far, by name.
+    private var prepared: [String: SQL] = [:]
 
     public init(configuration: ConnectionConfiguration) throws {
         self.configuration = configuration
@@ -65,23 +72,61 @@ public final class Connection {
 
     /// Runs one parameterised statement and returns its rows.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
+    public func query(_ sql: SQL, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
         let texts = parameters.map(\.postgresText)
         let result = try withCStrings(texts) { pointers in
-            PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
         return try consume(result)
     }
 
     /// Runs one parameterised statement and returns the number of rows it affected.
     @discardableResult
-    public func execute(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> Int {
+    public func execute(_ sql: SQL, _ parameters: [any PostgresEncodable] = []) throws -> Int {
         try query(sql, parameters).rowsAffected
     }
 
+    // MARK: Prepared statements
+
+    /// Prepares `sql` under `name` on this connection (`PQprepare`: parsed and checked by the
+    /// server, parameter types inferred from the SQL as `query` does). Once per
+    /// connection: preparing a name again with the same SQL does nothing, with other SQL is
+    /// refused. A prepared statement outlives the transaction it was prepared in, even one
+    /// rolled back, and lasts as long as the connection.
+    public func prepare(name: String, sql: SQL) throws {
+        if let known = prepared[name] {
+            guard known == sql else {
+                throw PostgresError(kind: .usage, message: "a different statement is already prepared as \"\(name)\" on this connection")
+            }
+            return
+        }
+        guard let result = PQprepare(handle, name, sql.text, 0, nil) else { throw connectionError() }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError.from(result: result, connection: handle) }
+        prepared[name] = sql
+    }
+
+    /// Runs `statement` with `parameters` (text format, as `query` sends them) and returns its
+    /// rows; prepares it first if this connection has not yet.
+    @discardableResult
+    public func query(_ statement: PreparedStatement, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
+        try prepare(name: statement.name, sql: statement.sql)
+        let texts = parameters.map(\.postgresText)
+        let result = try withCStrings(texts) { pointers in
+            PQexecPrepared(handle, statement.name, Int32(pointers.count), pointers, nil, nil, 0)
+        }
+        return try consume(result)
+    }
+
+    /// `query(statement, parameters)`, returning the number of rows it affected.
+    @discardableResult
+    public func execute(_ statement: PreparedStatement, _ parameters: [any PostgresEncodable] = []) throws -> Int {
+        try query(statement, parameters).rowsAffected
+    }
+
     /// Runs a trusted multi-statement script (a migration file) with `PQexec`. Never pass input here.
-    public func executeScript(_ sql: String) throws {
-        guard PQsendQuery(handle, sql) == 1 else { throw connectionError() }
+    public func executeScript(_ sql: SQL) throws {
+        guard PQsendQuery(handle, sql.text) == 1 else { throw connectionError() }
         var failure: PostgresError?
         while let result = PQgetResult(handle) {
             let status = PQresultStatus(result)
@@ -118,11 +163,14 @@ public final class Connection {
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
     ) throws -> T {
-        let savepoint = transactionDepth > 0 ? "nested_transaction_\(transactionDepth)" : nil
+        // A name made here from a number, never input.
+        let savepoint = transactionDepth > 0 ? UnsafeSQL("nested_transaction_\(transactionDepth)") : nil
         if let savepoint {
             try execute("SAVEPOINT \(savepoint)")
+        } else if readOnly {
+            try execute("BEGIN ISOLATION LEVEL \(isolation.sql) READ ONLY")
         } else {
-            try execute("BEGIN ISOLATION LEVEL \(isolation.rawValue)\(readOnly ? " READ ONLY" : "")")
+            try execute("BEGIN ISOLATION LEVEL \(isolation.sql)")
         }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
@@ -192,9 +240,9 @@ public final class Connection {
 
     /// `COPY … FROM STDIN` (text format): `write` sends rows through the writer. Returns rows copied.
     @discardableResult
-    public func copyIn(_ sql: String, _ write: (CopyWriter) throws -> Void) throws -> Int {
+    public func copyIn(_ sql: SQL, _ write: (CopyWriter) throws -> Void) throws -> Int {
         let start = try withCStrings([]) { pointers in
-            PQexecParams(handle, sql, 0, nil, pointers, nil, nil, 0)
+            PQexecParams(handle, sql.text, 0, nil, pointers, nil, nil, 0)
         }
         guard let start else { throw connectionError() }
         guard PQresultStatus(start) == PGRES_COPY_IN else {

@@ -100,7 +100,7 @@ struct ReportCommand: ParsableCommand {
 
     private func day(_ text: String?, _ flag: String) throws -> String? {
         guard let text else { return nil }
-        guard text.count == 10, EventTime(text + "T00:00:00Z") != nil else {
+        guard UTCDay(text) != nil else {
             throw InputError(message: "\(flag) must be a day like 2026-11-01, not \"\(text)\"", code: ExitStatus.usage)
         }
         return text
@@ -111,8 +111,6 @@ struct ReportCommand: ParsableCommand {
     }
 
     static func day(_ day: String, minus days: Int) -> String {
-        guard let time = EventTime(day + "T00:00:00Z") else { return day }
-        let date = Date(timeIntervalSince1970: TimeInterval(time.epochSeconds - Int64(days) * 86_400))
-        return String(Timestamp.format(date).prefix(10))
+        UTCDay(day)?.adding(days: -days).description ?? day
     }
 }

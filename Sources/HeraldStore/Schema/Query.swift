@@ -1,0 +1,120 @@
+import Foundation
+import PostgresClient
+
+/// The statements of the top-level `queries/*.sql`, by the name each one's `-- name:` line
+/// gives it: SQL longer than a few lines lives there, where it reads as SQL, and the build
+/// plugin embeds it as it does `migrations/`. A test checks that every case names a
+/// statement of those files (and every statement has a case), and that each one prepares
+/// against the migrated schema.
+enum Query: String, CaseIterable, Sendable {
+    // events.sql
+    case createEventStaging = "create-event-staging"
+    case createFreshIDs = "create-fresh-ids"
+    case createBatchCampaignTotals = "create-batch-campaign-totals"
+    case createBatchDailyTotals = "create-batch-daily-totals"
+    case lockEventPartitionsAlone = "lock-event-partitions-alone"
+    case lockEventPartitionsShared = "lock-event-partitions-shared"
+    case prunedHorizon = "pruned-horizon"
+    case insertAllIDs = "insert-all-ids"
+    case storeNewIDs = "store-new-ids"
+    case unstageStoredIDs = "unstage-stored-ids"
+    case storeEvents = "store-events"
+    case addToRollups = "add-to-rollups"
+    case eventTargets = "event-targets"
+    // campaigns.sql
+    case loadCampaigns = "load-campaigns"
+    case loadConditions = "load-conditions"
+    case loadBanners = "load-banners"
+    case loadAlerts = "load-alerts"
+    case loadStories = "load-stories"
+    // publishing.sql
+    case snapshotApps = "snapshot-apps"
+    case appsEditedSince = "apps-edited-since"
+    case appsWithCampaignsStartingOrEnding = "apps-with-campaigns-starting-or-ending"
+    // reporting.sql
+    case reportCampaigns = "report-campaigns"
+    case reportDaily = "report-daily"
+    case reportDevice = "report-device"
+    case reportingRoles = "reporting-roles"
+
+    /// The statement's text.
+    var sql: SQL {
+        guard let sql = Self.embedded.statements[rawValue] else {
+            // The test of every name fails first: this is a build that skipped it.
+            preconditionFailure("no statement \"\(rawValue)\" in queries/*.sql")
+        }
+        return sql
+    }
+
+    /// The statement, prepared once per connection under its name (for statements run per batch).
+    var prepared: PreparedStatement {
+        PreparedStatement(name: rawValue, sql: sql)
+    }
+
+    /// Every file of `queries/` this binary carries, read once.
+    static let embedded = NamedStatements(files: embeddedQueryFiles.map { file in
+        (file.name, Data(base64Encoded: file.base64).flatMap { String(data: $0, encoding: .utf8) })
+    })
+}
+
+/// Statements in listmonk's (goyesql's) form: each starts at a `-- name: some-name` line
+/// and runs to the next one; comment lines before the first name describe the file. The
+/// text between is sent as it is (comments included), without its final `;`.
+struct NamedStatements {
+    private(set) var statements: [String: SQL] = [:]
+    /// What is wrong with the files, if anything (the tests require none).
+    private(set) var problems: [String] = []
+
+    /// `files`: name and text (nil when the build plugin's bytes were not UTF-8).
+    init(files: [(name: String, text: String?)]) {
+        for (file, text) in files {
+            guard let text else {
+                problems.append("\(file) is not UTF-8")
+                continue
+            }
+            var name: String?
+            var lines: [Substring] = []
+            func finish() {
+                guard let name else {
+                    if lines.contains(where: { !$0.isEmpty && !$0.hasPrefix("--") }) {
+                        problems.append("\(file): SQL before the first \"-- name:\" line")
+                    }
+                    return
+                }
+                var body = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+                if body.hasSuffix(";") { body.removeLast() }
+                let code = body.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
+                if name.isEmpty || !name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) {
+                    problems.append("\(file): \"\(name)\" is not a name (lowercase letters, digits and -)")
+                } else if code.isEmpty {
+                    problems.append("\(file): \(name) has no statement")
+                } else if statements[name] != nil {
+                    problems.append("\(file): \(name) is named twice")
+                } else {
+                    statements[name] = "\(UnsafeSQL(body))"  // a file this binary carries
+                }
+            }
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if let named = Self.name(line) {
+                    finish()
+                    name = named
+                    lines = []
+                } else {
+                    lines.append(line)
+                }
+            }
+            finish()
+        }
+    }
+
+    /// The name a `-- name: some-name` line gives (spaces around `--`, `name` and `:` allowed,
+    /// as goyesql does), or nil for any other line.
+    private static func name(_ line: Substring) -> String? {
+        var rest = line.drop { $0 == " " || $0 == "\t" }
+        for part in ["--", "name", ":"] {
+            guard rest.hasPrefix(part) else { return nil }
+            rest = rest.dropFirst(part.count).drop { $0 == " " || $0 == "\t" }
+        }
+        return rest.trimmingCharacters(in: .whitespaces)
+    }
+}

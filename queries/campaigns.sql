@@ -1,0 +1,59 @@
+-- Whole campaigns in five statements whatever their number (CampaignLoader): the campaigns,
+-- their conditions, and their content of each kind. Each selects the same campaigns by the
+-- same three parameters:
+--   $1  the apps (bigint[])
+--   $2  one campaign key, or NULL for every campaign of those apps
+--   $3  true for active campaigns only
+-- A parameter that is NULL or false drops out of the plan: PostgreSQL plans each run with
+-- its values, so every filter below is planned as if written for that one case.
+
+-- name: load-campaigns
+SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
+       c.starts_at, c.ends_at, c.priority, c.locales::text[] AS locales,
+       c.created_at, c.updated_at, k.message_key
+FROM campaigns c
+LEFT JOIN (
+    SELECT DISTINCT ON (k.campaign_id) k.campaign_id, k.message_key
+    FROM alert_message_keys k
+    WHERE k.campaign_id IN (SELECT c.id FROM campaigns c
+                            WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
+                              AND (NOT $3::boolean OR c.status = 'active'))
+    ORDER BY k.campaign_id, k.seq DESC
+) k ON k.campaign_id = c.id
+WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2) AND (NOT $3::boolean OR c.status = 'active')
+ORDER BY c.app_id, c.key;
+
+-- name: load-conditions
+SELECT campaign_id, grp::text AS grp, type, value::text AS value
+FROM campaign_conditions
+WHERE campaign_id IN (SELECT c.id FROM campaigns c
+                      WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
+                        AND (NOT $3::boolean OR c.status = 'active'))
+ORDER BY campaign_id, grp, type;
+
+-- name: load-banners
+SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
+       v.height::float8 AS height, v.origin::text AS origin
+FROM banner_contents b
+JOIN banner_views v USING (tenant_id, campaign_id, locale)
+WHERE b.campaign_id IN (SELECT c.id FROM campaigns c
+                        WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
+                          AND (NOT $3::boolean OR c.status = 'active'))
+ORDER BY b.campaign_id, b.locale, v.position;
+
+-- name: load-alerts
+SELECT campaign_id, locale, title, message, action_url, action_button
+FROM alert_contents
+WHERE campaign_id IN (SELECT c.id FROM campaigns c
+                      WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
+                        AND (NOT $3::boolean OR c.status = 'active'));
+
+-- name: load-stories
+SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
+       p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
+FROM story_contents s
+LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
+WHERE s.campaign_id IN (SELECT c.id FROM campaigns c
+                        WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
+                          AND (NOT $3::boolean OR c.status = 'active'))
+ORDER BY s.campaign_id, s.locale, p.position;
