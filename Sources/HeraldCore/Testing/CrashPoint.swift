@@ -15,6 +15,8 @@ import Synchronization
 public enum CrashPoint {
     public enum Phase: String, CaseIterable, Sendable {
         // The site writer (HeraldPublish), in the order a run reaches them.
+        /// The marker's temp copy is written, not yet renamed into place: no marker yet.
+        case siteMarkerTemp = "site.marker-temp"
         /// The marker announcing the run (`.herald-writing`) is written; no file yet.
         case siteMarker = "site.marker"
         /// A changed file's temp copy is written beside it, not yet renamed over it.
@@ -25,6 +27,9 @@ public enum CrashPoint {
         case siteFolderFile = "site.folder-file"
         /// A new folder is filled under its hidden name, not yet renamed into place.
         case siteFolder = "site.folder"
+        /// The files others name (views, stories) and new folders are in place; the files
+        /// naming them in existing folders (control.json, notifications.plist) are not yet.
+        case siteNamingFiles = "site.naming-files"
         /// Every file is written; files no longer published are not removed yet.
         case siteRemovals = "site.removals"
         /// Files are written and removed; the manifest is not written yet.

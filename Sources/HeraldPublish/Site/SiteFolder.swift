@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -34,12 +35,70 @@ struct SiteFolder: Sendable {
         try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
     }
 
-    /// The marker a run that died part-way left, if any.
+    /// The marker a run that died part-way left, if any (unchecked: for "is there one?").
     func readMarker() -> [UInt8]? { Self.readIfRegular(markerPath, expectedSize: nil) }
 
-    /// The manifest of what is published here now (empty when there is none).
+    /// The manifest of what is published here now (empty when there is none or it is refused).
     func readManifest() -> SiteManifest {
-        Self.readIfRegular(manifestPath, expectedSize: nil).flatMap(SiteManifest.parse) ?? SiteManifest()
+        (try? loadManifest()) ?? SiteManifest()
+    }
+
+    /// The manifest, checked before anything is removed on its word: empty when there is
+    /// none; refused (thrown) when it is not a regular file (a symlink) or names any path
+    /// Herald could not have written.
+    func loadManifest() throws -> SiteManifest {
+        guard let bytes = try Self.readOwnFile(manifestPath) else { return SiteManifest() }
+        switch SiteManifest.decode(bytes) {
+        case .success(let manifest): return manifest
+        case .failure(let refusal):
+            throw SiteWriter.WriteError(
+                description: "refusing \(manifestPath): \(refusal); Herald removes files on its manifest's word, so it will not "
+                    + "publish into this folder until the manifest is fixed or removed (then files it listed are no longer removed for you)")
+        }
+    }
+
+    /// The marker a dead run left, checked as the manifest is: every line a path Herald could have written.
+    func loadMarker() throws -> [UInt8]? {
+        guard let bytes = try Self.readOwnFile(markerPath) else { return nil }
+        for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        where !line.isEmpty && !SitePath.isSafeRelative(line) {
+            throw SiteWriter.WriteError(
+                description: "refusing \(markerPath): line \(number + 1) names a path Herald could not have written; "
+                    + "remove the marker to publish into this folder")
+        }
+        return bytes
+    }
+
+    /// One of Herald's own files at the root (manifest, marker): nil when missing; refused
+    /// when it is anything but a regular file (a symlink is never followed, nor replaced silently).
+    private static func readOwnFile(_ path: String) throws -> [UInt8]? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw SiteWriter.WriteError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG, let bytes = readIfRegular(path, expectedSize: nil) else {
+            throw SiteWriter.WriteError(description: "refusing \(path): it is not a regular file (a symlink?); remove it to publish into this folder")
+        }
+        return bytes
+    }
+
+    /// The temp files a run killed while writing the marker or the manifest leaves at the
+    /// root (`..herald-writing.herald-<pid>`, `..herald-manifest.herald-<pid>`): removed at
+    /// every run, as the marker may not exist to say a run died. One readdir of the root.
+    func sweepRootTemporaries() {
+        guard let directory = opendir(rootPath) else { return }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            for own in [".herald-writing", SiteManifest.fileName] where name.hasPrefix("." + own + ".herald-") {
+                let pid = name.dropFirst(own.count + 9)
+                if !pid.isEmpty, pid.allSatisfy(\.isASCII), pid.allSatisfy(\.isNumber) { names.append(name) }
+            }
+        }
+        for name in names { unlinkat(descriptor, name, 0) }  // a file or a symlink, never what a symlink names
     }
 
     /// Where each file goes and whether its bytes are there already, looked up on every core.
@@ -136,35 +195,144 @@ struct SiteFolder: Sendable {
 
     // MARK: Carrying out a plan
 
-    /// Does what `plan` says, in an order that a crash at any point leaves readers whole files
-    /// and the next run enough to finish: sweep, marker, files, removals, manifest, no marker.
-    /// Returns the paths removed (those still there as regular files).
+    /// Does what `plan` says, in an order that a crash (or a failed write: a full disk) at any
+    /// point leaves readers whole files, never a file naming one that is not there, and the
+    /// next run enough to finish: sweep, marker, the files others name (views, stories) and
+    /// new folders, then the files naming them (control.json, notifications.plist), then
+    /// removals (files no longer named by anything), manifest, no marker. Returns the paths
+    /// removed (those still there as regular files).
     func carryOut(_ plan: SitePlan) throws -> [String] {
         if plan.sweep { sweepTemporaryFiles() }
-        try atomicWrite(plan.marker, to: markerPath)
+        try atomicWrite(plan.marker, to: markerPath, crashPoint: .siteMarkerTemp)
         CrashPoint.reached(.siteMarker)
         for folder in plan.tenantFolders where mkdir(folder, 0o755) != 0 && errno != EEXIST {
             throw SiteWriter.WriteError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
-        _ = try Self.inParallel(plan.replace) { item, _ in
-            try atomicWrite(item.file.bytes, to: item.location.target, crashPoints: true)
+        // A new folder appears whole, whatever it holds: nothing published names a folder.
+        _ = try Self.inParallel(plan.replace.filter { !$0.file.path.namesOtherFiles }) { item, _ in
+            try atomicWrite(item.file.bytes, to: item.location.target, crashPoint: .siteTempFile)
         }
         _ = try Self.inParallel(plan.newFolders) { folder, _ in try Self.create(folder) }
-        CrashPoint.reached(.siteRemovals)
-        var removed: [String] = []
-        for path in plan.remove {
-            let target = rootPath + "/" + path
-            var info = stat()
-            guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            try FileManager.default.removeItem(atPath: target)
-            removed.append(path)
-            removeEmptyDirectories(from: String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)]))
+        CrashPoint.reached(.siteNamingFiles)
+        _ = try Self.inParallel(plan.replace.filter { $0.file.path.namesOtherFiles }) { item, _ in
+            try atomicWrite(item.file.bytes, to: item.location.target, crashPoint: .siteTempFile)
         }
+        CrashPoint.reached(.siteRemovals)
+        let removed = try remove(plan.remove)
         CrashPoint.reached(.siteManifest)
         try atomicWrite(plan.manifest.serialized(), to: manifestPath)
         CrashPoint.reached(.siteMarkerRemoval)
         unlink(markerPath)
         return removed
+    }
+
+    /// Every folder of `paths` (relative, sorted) can be walked without meeting a symlink or
+    /// something else than a folder: checked before a run changes anything, so a planted
+    /// symlink refuses the run rather than stopping it half-way.
+    func checkRemovals(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        let chain = try DirectoryChain(rootPath: rootPath)
+        defer { chain.closeAll() }
+        for path in paths {
+            let segments = try Self.segments(of: path)
+            _ = try chain.folder(segments.dropLast(), removingEmpty: false)
+        }
+    }
+
+    /// Removes each of `paths` (relative, sorted) that is a regular file, walking down from
+    /// the root one folder at a time with `openat(O_NOFOLLOW)` (never through a symlink, even
+    /// one planted after the check), then the folders left empty (`unlinkat(AT_REMOVEDIR)`,
+    /// which removes only empty folders). Returns the paths removed.
+    private func remove(_ paths: [String]) throws -> [String] {
+        guard !paths.isEmpty else { return [] }
+        let chain = try DirectoryChain(rootPath: rootPath)
+        defer { chain.closeAll() }
+        var removed: [String] = []
+        for path in paths {
+            let segments = try Self.segments(of: path)
+            guard let name = segments.last, let folder = try chain.folder(segments.dropLast(), removingEmpty: true) else { continue }
+            var info = stat()
+            guard fstatat(folder, String(name), &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard unlinkat(folder, String(name), 0) == 0 else {
+                throw SiteWriter.WriteError(description: "cannot remove \(rootPath)/\(path): \(String(cString: strerror(errno)))")
+            }
+            chain.touch()
+            removed.append(path)
+        }
+        chain.leave(downTo: 0, removingEmpty: true)
+        return removed
+    }
+
+    /// A path's segments, refused unless Herald could have written it (relative, no `..`).
+    private static func segments(of path: String) throws -> [Substring] {
+        guard SitePath.isSafeRelative(path.utf8) else {
+            throw SiteWriter.WriteError(description: "refusing to remove \"\(path)\": not a path Herald could have written")
+        }
+        return path.split(separator: "/")
+    }
+
+    /// The folders down to one below the root, each opened from its parent's descriptor
+    /// without following a symlink; kept open while the next (sorted) path shares them.
+    private final class DirectoryChain {
+        let rootPath: String
+        let root: Int32
+        private var names: [Substring] = []
+        private var descriptors: [Int32] = []
+        /// Something was removed from the folder (so it may be empty now).
+        private var touched: [Bool] = []
+
+        init(rootPath: String) throws {
+            self.rootPath = rootPath
+            root = systemOpen(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard root >= 0 else { throw SiteWriter.WriteError(description: "cannot open \(rootPath): \(String(cString: strerror(errno)))") }
+        }
+
+        /// The folder `segments` below the root; nil when it does not exist; refused when one
+        /// of them is a symlink or not a folder.
+        func folder(_ segments: ArraySlice<Substring>, removingEmpty: Bool) throws -> Int32? {
+            var common = 0
+            while common < names.count, common < segments.count, names[common] == segments[segments.startIndex + common] { common += 1 }
+            leave(downTo: common, removingEmpty: removingEmpty)
+            for segment in segments.dropFirst(common) {
+                let descriptor = openat(descriptors.last ?? root, String(segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    let failure = errno
+                    let folder = rootPath + "/" + (names + [segment]).joined(separator: "/")
+                    if failure == ENOENT { return nil }
+                    if failure == ELOOP || failure == ENOTDIR {
+                        throw SiteWriter.WriteError(description: "refusing to remove files under \(folder): it is a symlink or not a folder")
+                    }
+                    throw SiteWriter.WriteError(description: "cannot open \(folder): \(String(cString: strerror(failure)))")
+                }
+                names.append(segment)
+                descriptors.append(descriptor)
+                touched.append(false)
+            }
+            return descriptors.last ?? root
+        }
+
+        /// The innermost open folder lost a file.
+        func touch() {
+            if !touched.isEmpty { touched[touched.count - 1] = true }
+        }
+
+        /// Closes folders down to `count` open; those left empty by removals go too (not the root).
+        func leave(downTo count: Int, removingEmpty: Bool) {
+            var removing = removingEmpty
+            while descriptors.count > count, let descriptor = descriptors.popLast(), let name = names.popLast(), let wasTouched = touched.popLast() {
+                systemClose(descriptor)
+                if removing, wasTouched, unlinkat(descriptors.last ?? root, String(name), AT_REMOVEDIR) == 0 {
+                    touch()
+                } else {
+                    removing = false
+                }
+            }
+        }
+
+        func closeAll() {
+            leave(downTo: 0, removingEmpty: false)
+            systemClose(root)
+        }
     }
 
     /// A new folder with its files: made under a hidden name beside it
@@ -203,6 +371,9 @@ struct SiteFolder: Sendable {
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        if WriteFault.diskIsFull() {
+            throw SiteWriter.WriteError(description: "cannot write \(path): \(String(cString: strerror(ENOSPC))) (\(WriteFault.variable))")
+        }
         var offset = 0
         while offset < bytes.count {
             let wrote = bytes.withUnsafeBytes { buffer in
@@ -213,9 +384,10 @@ struct SiteFolder: Sendable {
         }
     }
 
-    /// Temp file beside the target, then rename(2): atomic on one filesystem. `crashPoints`:
-    /// a published file (not the marker or the manifest), where a test may stop the run.
-    private func atomicWrite(_ bytes: [UInt8], to target: String, crashPoints: Bool = false) throws {
+    /// Temp file beside the target, then rename(2): atomic on one filesystem. `crashPoint`:
+    /// where a test may stop the run with the temp file written (a published file, the
+    /// marker); a published file also has `site.file` once renamed.
+    private func atomicWrite(_ bytes: [UInt8], to target: String, crashPoint: CrashPoint.Phase? = nil) throws {
         let slash = target.lastIndex(of: "/") ?? target.startIndex
         let temporary = String(target[..<slash]) + "/." + target[target.index(after: slash)...] + ".herald-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -229,13 +401,13 @@ struct SiteFolder: Sendable {
             unlink(temporary)
             throw error
         }
-        if crashPoints { CrashPoint.reached(.siteTempFile) }
+        if let crashPoint { CrashPoint.reached(crashPoint) }
         if rename(temporary, target) != 0 {
             let failure = String(cString: strerror(errno))
             unlink(temporary)
             throw SiteWriter.WriteError(description: "cannot write \(target): \(failure)")
         }
-        if crashPoints { CrashPoint.reached(.siteFile) }
+        if crashPoint == .siteTempFile { CrashPoint.reached(.siteFile) }
     }
 
     /// Temp files a killed run left behind (`.<name>.herald-<pid>`); only looked for after such a run.
@@ -248,16 +420,6 @@ struct SiteFolder: Sendable {
             else { continue }
             try? FileManager.default.removeItem(atPath: rootPath + "/" + relative)
             enumerator.skipDescendants()  // a new folder's hidden copy goes whole
-        }
-    }
-
-    /// `directory` and the folders above it, up to the root, as long as they are empty.
-    private func removeEmptyDirectories(from directory: String) {
-        var current = directory
-        while current.count > rootPath.count, current.hasPrefix(rootPath + "/") {
-            guard let contents = try? FileManager.default.contentsOfDirectory(atPath: current), contents.isEmpty else { return }
-            try? FileManager.default.removeItem(atPath: current)
-            current = String(current[..<(current.lastIndex(of: "/") ?? current.startIndex)])
         }
     }
 
@@ -290,3 +452,23 @@ struct SiteFolder: Sendable {
         return all
     }
 }
+
+/// A test hook simulating a full disk: with `HERALD_TEST_DISK_FULL_AFTER=N`, the first N
+/// file writes of the process (marker, published files, manifest: every `writeAll`) succeed
+/// and every one after fails with ENOSPC, as on a disk that filled up and stays full. A test
+/// runs the real binary this way (no tmpfs or loop mount needs root) and checks what the
+/// failed run left. Without the variable, it costs a load and a compare.
+enum WriteFault {
+    static let variable = "HERALD_TEST_DISK_FULL_AFTER"
+
+    private static let allowed: Int? = getenv(variable).flatMap { Int(String(cString: $0)) }
+    private static let writes = Atomic<Int>(0)
+
+    static func diskIsFull() -> Bool {
+        guard let allowed else { return false }
+        return writes.wrappingAdd(1, ordering: .relaxed).newValue > allowed
+    }
+}
+
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func systemClose(_ descriptor: Int32) { close(descriptor) }

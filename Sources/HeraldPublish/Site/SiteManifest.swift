@@ -105,34 +105,66 @@ public struct SiteManifest: Equatable, Sendable {
     }
 
     public static func parse(_ bytes: [UInt8]) -> SiteManifest? {
-        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        guard let header = lines.first else { return nil }
+        try? decode(bytes).get()
+    }
+
+    /// Why a manifest cannot be trusted: Herald removes files on its word, so a manifest
+    /// naming a path Herald could not have written (`..`, absolute, `//`, NUL, hidden, too
+    /// long) is refused whole, never half-used.
+    public struct Refusal: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// The manifest in `bytes`, or why it is refused (line numbers from 1).
+    public static func decode(_ bytes: [UInt8]) -> Result<SiteManifest, Refusal> {
+        func refuse(_ why: String) -> Result<SiteManifest, Refusal> { .failure(Refusal(description: why)) }
+        func shown(_ text: some Collection<UInt8>) -> String {
+            let text = String(decoding: text.prefix(120), as: UTF8.self).replacingNulls()
+            return "\"\(text)\"" + (text.utf8.count >= 120 ? "…" : "")
+        }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard let header = lines.first else { return refuse("it is empty") }
         let words = String(decoding: header, as: UTF8.self).split(separator: " ")
         guard words.count >= 3, words.count <= 4, words[0] == "herald-manifest", words[1] == "1" || words[1] == "2",
             words[2] == "complete" || words[2] == "incomplete"
-        else { return nil }
+        else { return refuse("line 1 is not a Herald manifest header: \(shown(header))") }
         let grouped = words[1] == "2"
         var apps: [String: AppFiles] = [:]
         var folder: String?
         var current = AppFiles()
-        for line in lines.dropFirst() {
-            guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        for (number, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return refuse("line \(number + 1) is not \"DIGEST PATH\": \(shown(line))") }
             let first = String(decoding: line[line.startIndex..<space], as: UTF8.self)
-            let rest = String(decoding: line[(space + 1)...], as: UTF8.self)
+            let restBytes = line[(space + 1)...]
             if grouped, first == "@" {
-                let parts = rest.split(separator: " ", maxSplits: 1)
-                guard parts.count == 2 else { return nil }
+                guard let gap = restBytes.firstIndex(of: UInt8(ascii: " ")), SitePath.isSafeRelative(restBytes[(gap + 1)...]) else {
+                    return refuse("line \(number + 1) names no app folder Herald could have made: \(shown(line))")
+                }
                 if let folder { apps[folder] = current }
-                folder = String(parts[1])
-                current = AppFiles(shardDigest: parts[0] == "-" ? nil : String(parts[0]))
-            } else if grouped {
-                guard let folder, appFolder(of: rest) == folder else { return nil }
+                let digest = String(decoding: restBytes[..<gap], as: UTF8.self)
+                folder = String(decoding: restBytes[(gap + 1)...], as: UTF8.self)
+                current = AppFiles(shardDigest: digest == "-" ? nil : digest)
+                continue
+            }
+            guard SitePath.isSafeRelative(restBytes) else {
+                return refuse("line \(number + 1) names a path Herald could not have written (it must be relative, without \"..\", \"//\", hidden or unusual names): \(shown(restBytes))")
+            }
+            let rest = String(decoding: restBytes, as: UTF8.self)
+            if grouped {
+                guard let folder, appFolder(of: rest) == folder else { return refuse("line \(number + 1) names \(shown(restBytes)) outside its app's group") }
                 current.files[rest] = first == "-" ? "" : first
             } else {
                 apps[appFolder(of: rest), default: AppFiles()].files[rest] = first == "-" ? "" : first
             }
         }
         if let folder { apps[folder] = current }
-        return SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil)
+        return .success(SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil))
+    }
+}
+
+extension String {
+    /// NUL shown as `\0`, so a refusal can quote the line that held it.
+    fileprivate func replacingNulls() -> String {
+        unicodeScalars.contains("\u{0}") ? String(String.UnicodeScalarView(unicodeScalars.flatMap { $0 == "\u{0}" ? Array("\\0".unicodeScalars) : [$0] })) : self
     }
 }

@@ -37,15 +37,56 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
         SitePath([tenant.rawValue, app.rawValue, locale.rawValue, "views", campaign.rawValue, view.rawValue + ".html"])
     }
 
-    /// A path read back from a manifest: every segment must be one Herald could have made.
+    /// A path read back from a manifest (or a marker, or the run history): every segment must
+    /// be one Herald could have made.
     public init?(relative path: String) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let safe = segments.count >= 2 && segments.allSatisfy { segment in
-            !segment.isEmpty && segment != "." && segment != ".." && !segment.hasPrefix(".")
-                && segment.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0)) }
+        guard Self.isSafeRelative(path.utf8) else { return nil }
+        self.init(path.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// The longest segment a path may have (a file name on every filesystem Herald runs on).
+    static let maximumSegmentLength = 255
+    /// The longest path a manifest may name (PATH_MAX, with the folder's own path in front).
+    static let maximumLength = 1024
+
+    /// `path` is relative, has at least two segments, none empty, `.`-led (`.`, `..`, hidden
+    /// names: Herald's own temp files and hidden folders) or longer than a file name can be,
+    /// and only `A-Z a-z 0-9 - . _` between the slashes: no absolute path, no `..`, no `//`,
+    /// no NUL, no backslash, no byte outside ASCII. Checked byte by byte: manifests hold tens
+    /// of thousands of paths, read at every publish.
+    public static func isSafeRelative(_ utf8: some Collection<UInt8>) -> Bool {
+        guard !utf8.isEmpty, utf8.count <= maximumLength else { return false }
+        var segments = 0
+        var length = 0
+        var first = true
+        for byte in utf8 {
+            if byte == UInt8(ascii: "/") {
+                guard length > 0 else { return false }
+                segments += 1
+                length = 0
+                first = true
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                break
+            case UInt8(ascii: "."):
+                if first { return false }
+            default:
+                return false
+            }
+            first = false
+            length += 1
+            if length > maximumSegmentLength { return false }
         }
-        guard safe else { return nil }
-        self.init(segments)
+        return length > 0 && segments >= 1
+    }
+
+    /// Whether devices read this file to find others (`control.json` names view files); such
+    /// a file is written only after everything it may name is in place.
+    public var namesOtherFiles: Bool {
+        segments.last == "control.json" || segments.last == "notifications.plist"
     }
 
     public static func < (lhs: SitePath, rhs: SitePath) -> Bool { lhs.segments.lexicographicallyPrecedes(rhs.segments) }

@@ -44,15 +44,22 @@ public struct SiteWriter: Sendable {
         _ files: [SiteFile], scope: [[String]]? = nil, previous known: SiteManifest? = nil
     ) throws -> Outcome {
         try folder.createRoot()
+        folder.sweepRootTemporaries()
         // What is there, then what to do about it (compared first: when nothing differs,
-        // nothing is touched, not even the manifest), then doing it.
-        let previous = known ?? folder.readManifest().forgettingShardDigests()
+        // nothing is touched, not even the manifest), then doing it. A manifest or marker
+        // naming a path Herald could not have written refuses the run: files are removed on
+        // their word.
+        let previous = try known ?? folder.loadManifest().forgettingShardDigests()
+        let unfinished = try folder.loadMarker()
         let found = try folder.find(files)
-        let plan = SitePlan(files: files, found: found, previous: previous, unfinished: folder.readMarker(), scope: scope)
+        let plan = SitePlan(files: files, found: found, previous: previous, unfinished: unfinished, scope: scope)
         var outcome = Outcome()
         outcome.unchanged = plan.unchanged
         outcome.manifest = plan.manifest
         if plan.isEmpty { return outcome }
+        // A symlink (or a file) planted where a folder of a file to remove was refuses the
+        // run before anything changes; removal walks without following symlinks anyway.
+        try folder.checkRemovals(plan.remove)
         outcome.removed = try folder.carryOut(plan)
         outcome.written = plan.written
         outcome.archive = plan.archive
