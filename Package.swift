@@ -57,7 +57,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "HeraldTestSupport", dependencies: ["PostgresClient", "HeraldStore"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "PostgresClient", "HeraldStore"]),
         // `scripts/benchmark-publish`: numbers, not tests.
         .executableTarget(name: "herald-benchmark", dependencies: ["HeraldTestSupport", "HeraldStore", "PostgresClient"], path: "Sources/HeraldBenchmark"),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "HeraldTestSupport"]),
@@ -74,12 +74,12 @@ let package = Package(
         ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
         // The board rendered from values and opened in a real headless Chromium.
-        .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldPublish", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldCore", "HeraldPublish", "HeraldTestSupport"]),
         // Most CLI tests run commands in-process (InProcessHerald, `@testable import herald`); a few run the built binary.
         .testTarget(
             name: "HeraldCLITests",
             dependencies: [
-                "HeraldStore", "PostgresClient", "HeraldTestSupport", "herald",
+                "HeraldCore", "HeraldJobs", "HeraldStore", "PostgresClient", "HeraldTestSupport", "herald",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

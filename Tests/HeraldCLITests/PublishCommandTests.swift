@@ -250,16 +250,20 @@ import Testing
     /// files), and stops the stories. Returns the publish arguments.
     func siteWithViews(_ admin: Connection, _ herald: HeraldCLI, out: URL) throws -> [String] {
         try LargeSiteFixture.populate(admin, apps: 4, campaignsPerApp: 8)
-        let inline = """
-            UPDATE banner_views v SET file_url = NULL, inline_html = '<p>' || v.view_id || ' ' || v.locale || '</p>'
-            FROM campaigns c WHERE c.id = v.campaign_id AND c.key IN
-            """
-        try admin.execute(inline + " ('c-2', 'c-6')")
+        // The views of these campaigns become inline HTML.
+        func inline(_ keys: [String]) throws {
+            try admin.execute(
+                """
+                UPDATE banner_views v SET file_url = NULL, inline_html = '<p>' || v.view_id || ' ' || v.locale || '</p>'
+                FROM campaigns c WHERE c.id = v.campaign_id AND c.key = ANY($1::text[])
+                """, [keys])
+        }
+        try inline(["c-2", "c-6"])
         let publish = ["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"]
         try herald.succeed(publish)
         #expect(try expectEveryReferenceResolves(out) == 24)
         try admin.execute("UPDATE campaigns SET status = 'paused' WHERE key IN ('c-2', 'c-6') OR kind = 'story'")
-        try admin.execute(inline + " ('c-3', 'c-7')")
+        try inline(["c-3", "c-7"])
         return publish
     }
 
