@@ -128,7 +128,7 @@ public final class LocalPostgresServer: Sendable {
         return true
     }
 
-    /// When Herald runs as root the server runs as the `postgres` OS user, which must be able to
+    /// When the caller runs as root the server runs as the `postgres` OS user, which must be able to
     /// enter every folder on the way to the cluster's. The first folder it cannot enter, with its
     /// mode and owner, if there is one (nil when not root, or when every folder lets it in).
     public var folderTheServerCannotEnter: (path: String, mode: String, owner: String)? {

@@ -3,9 +3,9 @@ import Foundation
 /// timestamptz text in both directions. Sessions run with TimeZone=UTC and DateStyle=ISO
 /// (set at connect), so the server writes `2026-11-23 01:02:03.123456+00`.
 ///
-/// This is not a reader of input times (HeraldCore's `TimeText` is the one of those): it
+/// This is not a reader of input times (the application's own reader does that): it
 /// decodes what the server sends on the wire, in the server's output format (zone offsets
-/// to the second, microseconds kept), and PostgresClient knows nothing of Herald.
+/// to the second, microseconds kept), and PostgresClient knows nothing of its callers.
 enum PostgresTimestamp {
     static func format(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
