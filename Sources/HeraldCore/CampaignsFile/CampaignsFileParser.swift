@@ -4,16 +4,15 @@ import Yams
 extension CampaignsDocument {
     /// Reads YAML (or JSON, which YAML includes) and reports every problem with its path.
     public static func parse(_ text: String, fileName: String) -> Result<CampaignsDocument, ValidationErrors> {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            return .failure(ValidationErrors([ValidationError(path: fileName, message: "not valid YAML or JSON: \(error)")]))
+        let composed: CampaignsFileSource.Composed
+        switch CampaignsFileSource.compose(text) {
+        case .success(let value): composed = value
+        case .failure(let problem): return .failure(ValidationErrors([ValidationError(path: fileName, message: problem.message)]))
         }
-        guard let root else {
+        guard let root = composed.root else {
             return .failure(ValidationErrors([ValidationError(path: fileName, message: "the file is empty; it needs `version: 1` and `tenants:`")]))
         }
-        let log = ProblemLog()
+        let log = ProblemLog(repeatedKeys: composed.repeatedKeys, byteOrderMarks: composed.byteOrderMarks)
         let document = CampaignsFileParser(log: log).document(NodeReader(node: root, path: "", log: log))
         if let document, log.problems.isEmpty { return .success(document) }
         return .failure(
@@ -198,6 +197,10 @@ struct CampaignsFileParser {
     func localeList(_ reader: NodeReader) -> [LocaleTag]? {
         guard let items = reader.list() else { return nil }
         let tags = items.map { $0.value(LocaleTag.init) }
+        var seen: Set<LocaleTag> = []
+        for (item, tag) in zip(items, tags) {
+            if let tag, !seen.insert(tag).inserted { log.add(item.path, "locale \(tag) is given twice", item.node) }
+        }
         return tags.contains { $0 == nil } ? nil : tags.compactMap { $0 }
     }
 
