@@ -286,6 +286,11 @@ public final class CopyWriter {
 
 /// Calls `body` with C strings for `texts` that stay alive for the whole call (nil = NULL).
 func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> R) throws -> R {
+    // A C string ends at NUL: the server would silently get the text cut there.
+    for (index, text) in texts.enumerated() where text?.utf8.contains(0) == true {
+        throw PostgresError(
+            kind: .usage, message: "query parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold")
+    }
     var owned: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
     defer { for pointer in owned { free(pointer) } }
     // A failed copy would go out as NULL: refuse instead of sending a different value.
