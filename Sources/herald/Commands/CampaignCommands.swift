@@ -55,7 +55,7 @@ struct CampaignCommand: ParsableCommand {
                 guard let kind = CampaignKind(rawValue: kind) else {
                     throw ValidationError(
                         path: nil,
-                        message: "unknown kind \"\(self.kind)\": use one of \(CampaignKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                        message: "unknown kind \(Excerpt.quoted(self.kind)): use one of \(CampaignKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 var spec = CampaignSpec(
                     key: try Slug(key), kind: kind, name: name, status: .draft,
@@ -98,7 +98,7 @@ struct CampaignCommand: ParsableCommand {
                     guard let status = CampaignStatus(rawValue: raw) else {
                         throw ValidationError(
                             path: nil,
-                            message: "unknown status \"\(raw)\": use one of \(CampaignStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                            message: "unknown status \(Excerpt.quoted(raw)): use one of \(CampaignStatus.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     return status
                 }

@@ -155,11 +155,18 @@ enum ClearableField: String, CaseIterable, ExpressibleByArgument {
 
 /// `html=@path` reads the view's HTML from a file.
 private func readHTMLFile(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw InputError(message: "cannot read HTML file \(path)")
+    let data: Data
+    do {
+        data = try BoundedInput.contents(of: path, limit: BoundedInput.htmlFileLimit)
+    } catch .unreadable(let why) {
+        throw InputError(message: "cannot read HTML file \(Excerpt.plain(path, limit: 200)): \(why)", code: ExitStatus.noInput)
+    } catch .tooLarge {
+        throw InputError(
+            message: "HTML file \(Excerpt.plain(path, limit: 200)) is larger than \(BoundedInput.size(BoundedInput.htmlFileLimit)): "
+                + "host a page that large yourself and give file=URL")
     }
     guard let text = String(data: data, encoding: .utf8) else {
-        throw InputError(message: "HTML file \(path) is not UTF-8")
+        throw InputError(message: "HTML file \(Excerpt.plain(path, limit: 200)) is not UTF-8")
     }
     return text
 }

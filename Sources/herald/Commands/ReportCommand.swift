@@ -98,7 +98,7 @@ struct ReportCommand: ParsableCommand {
     private func day(_ text: String?, _ flag: String) throws -> String? {
         guard let text else { return nil }
         guard text.count == 10, EventTime(text + "T00:00:00Z") != nil else {
-            throw InputError(message: "\(flag) must be a day like 2026-11-01, not \"\(text)\"", code: ExitStatus.usage)
+            throw InputError(message: "\(flag) must be a day like 2026-11-01, not \(Excerpt.quoted(text))", code: ExitStatus.usage)
         }
         return text
     }

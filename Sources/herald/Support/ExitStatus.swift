@@ -31,7 +31,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
     } catch {
         let (lines, code) = describe(error)
         for line in lines {
-            Console.current.writeError("herald: \(line)\n")
+            Console.current.writeError("herald: \(terminalSafe(line))\n")
         }
         throw ExitCode(code)
     }
@@ -83,6 +83,15 @@ private func describe(_ error: any Error) -> ([String], Int32) {
     default:
         return (["\(error)"], ExitStatus.software)
     }
+}
+
+/// A message as it may reach a terminal: each line at most `limit` characters (cut with "…"),
+/// control characters and other invisible ones shown as escapes. Messages quote bounded
+/// excerpts of the input already; this is the net under all of them (and under the argument
+/// parser's own messages, which quote whole arguments).
+func terminalSafe(_ message: String, limit: Int = 1000) -> String {
+    message.split(separator: "\n", omittingEmptySubsequences: false).map { Excerpt.plain(String($0), limit: limit) }
+        .joined(separator: "\n")
 }
 
 /// A problem with what the user gave, found by the CLI itself (a file it cannot read...).
