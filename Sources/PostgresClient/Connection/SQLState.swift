@@ -22,6 +22,11 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let deadlockDetected = SQLState(rawValue: "40P01")
     // Class 42: syntax error or access rule violation
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
+
+    // Class 57: operator intervention (the session was ended from outside)
+    public static let adminShutdown = SQLState(rawValue: "57P01")
+    public static let crashShutdown = SQLState(rawValue: "57P02")
+    public static let cannotConnectNow = SQLState(rawValue: "57P03")
     // Class P0: PL/pgSQL error
     public static let raiseException = SQLState(rawValue: "P0001")
 }

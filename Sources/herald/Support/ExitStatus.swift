@@ -43,7 +43,10 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         switch error {
         case .invalid(let problems): return (problems, ExitStatus.dataError)
         case .notFound, .conflict, .schema: return ([error.description], ExitStatus.dataError)
-        case .unavailable(let message): return (["database unavailable: \(message)"], ExitStatus.unavailable)
+        case .unavailable(let message):
+            // Gone in the middle of the work: what committed stays; a new run finishes the rest.
+            let hint = message.hasPrefix("lost the connection") ? "; run the command again once the server is back" : ""
+            return (["database unavailable: \(message)\(hint)"], ExitStatus.unavailable)
         case .busy(let message): return ([message], ExitStatus.tempFail)
         case .database(let message): return (["database error: \(message)"], ExitStatus.software)
         }
@@ -74,6 +77,12 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .inputFailed(let reason): return (["cannot read the input: \(reason)"], ExitStatus.software)
         case .malformedInput(let problem): return ([problem], ExitStatus.dataError)
         case .rejectsUnwritable(let path): return (["cannot write the rejects file \(path)"], ExitStatus.cannotCreate)
+        case .interrupted(let stored, StoreError.unavailable(let message)):
+            // The database went away: 69 as for any command, and what was stored stays stored.
+            return (
+                ["database unavailable: \(message)\n\(stored) event(s) were stored before this failure; run the same input "
+                    + "again to finish (stored events count as duplicates, never twice)"],
+                ExitStatus.unavailable)
         case .interrupted(let stored, let reason):
             return (
                 ["\(reason)\n\(stored) event(s) were stored before this failure; run the same input again "
