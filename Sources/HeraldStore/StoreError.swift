@@ -41,7 +41,9 @@ extension StoreError {
     /// Translates a PostgreSQL failure into words. Constraints that HeraldCore checks first
     /// rarely reach this point; when they do (a race, raw input), the message still says what.
     static func from(_ error: PostgresError) -> StoreError {
-        if error.kind == .connection {
+        // Unreachable, or gone in the middle of the work (shut down, restarted, the backend
+        // terminated): nothing is wrong with the input, and running the command again finishes it.
+        if error.isConnectionLost {
             return .unavailable(error.message)
         }
         if let constraint = error.constraint, let words = translatedConstraints[constraint] {

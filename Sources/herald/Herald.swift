@@ -55,6 +55,7 @@ struct Herald: ParsableCommand {
                 if let suggestion = SubcommandSuggestion.forUnknown(in: arguments, error: error) {
                     message += "\n\(suggestion)"
                 }
+                if code != .success { message = terminalSafe(message) }
                 if !message.isEmpty { console.write(code == .success ? .output : .error, message + "\n") }
                 return code.rawValue
             }

@@ -27,6 +27,21 @@ import Testing
         #expect(try roundTrip(PostgresJSON("{\"a\": [1, true]}"), as: "jsonb") == PostgresJSON("{\"a\": [1, true]}"))
     }
 
+    /// libpq takes parameters as C strings: a NUL would end the text there without a word.
+    @Test func aTextWithNULIsRefusedNotCut() throws {
+        try withTestDatabase { configuration in
+            let connection = try Connection(configuration: configuration)
+            let error = #expect(throws: PostgresError.self) { try connection.query("SELECT $1::text AS v, $2::text AS w", ["ok", "<p>a\u{0}b</p>"]) }
+            #expect(error?.kind == .usage)
+            #expect(error?.message == "query parameter $2 contains a NUL character, which PostgreSQL text cannot hold")
+        }
+    }
+
+    @Test func everyOtherCharacterClassRoundTrips() throws {
+        let text = "\u{1}\t\r\n\u{7F}\u{80}\u{85}\u{9F}\u{A0}\u{2028}\u{2029}\u{FEFF}\u{202E}\u{E000}🎉\u{10FFFF}"
+        #expect(try roundTrip(text, as: "text") == text)
+    }
+
     @Test func datesKeepMicrosecondsAndZones() throws {
         let whole = Date(timeIntervalSince1970: 1_777_593_600)
         #expect(try roundTrip(whole, as: "timestamptz") == whole)

@@ -6,24 +6,24 @@ extension CampaignsDocument {
     /// A file in the canonical form (`yaml()`, `herald export`) is read in one pass; any other
     /// goes through the general reader.
     public static func parse(_ text: String, fileName: String) -> Result<CampaignsDocument, ValidationErrors> {
-        if let document = CanonicalCampaignsReader.read(text) { return .success(document) }
+        // The canonical form in plain ASCII (what export writes for most files) in one pass; a file
+        // that may hold JSON, escapes or unusual characters goes through the general reader.
+        if !ByteScan.mayNeedRewriting(text), let document = CanonicalCampaignsReader.read(text) { return .success(document) }
         return parseAnyForm(text, fileName: fileName)
     }
 
-    /// The general reader: Yams composes the node tree (every scalar a string: the parser
-    /// reads numbers, times and booleans from the text itself, so Yams's regular-expression
-    /// type resolution is not asked for), then the fields are read and checked one by one.
+    /// The general reader: the text checked and composed (CampaignsFileSource), then the fields
+    /// read and checked one by one.
     static func parseAnyForm(_ text: String, fileName: String) -> Result<CampaignsDocument, ValidationErrors> {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text, .basic)
-        } catch {
-            return .failure(ValidationErrors([ValidationError(path: fileName, message: "not valid YAML or JSON: \(error)")]))
+        let composed: CampaignsFileSource.Composed
+        switch CampaignsFileSource.compose(text) {
+        case .success(let value): composed = value
+        case .failure(let problem): return .failure(ValidationErrors([ValidationError(path: fileName, message: problem.message)]))
         }
-        guard let root else {
+        guard let root = composed.root else {
             return .failure(ValidationErrors([ValidationError(path: fileName, message: "the file is empty; it needs `version: 1` and `tenants:`")]))
         }
-        let log = ProblemLog()
+        let log = ProblemLog(repeatedKeys: composed.repeatedKeys, byteOrderMarks: composed.byteOrderMarks)
         let document = CampaignsFileParser(log: log).document(NodeReader(node: root, path: "", log: log))
         if let document, log.problems.isEmpty { return .success(document) }
         return .failure(
@@ -208,6 +208,10 @@ struct CampaignsFileParser {
     func localeList(_ reader: NodeReader) -> [LocaleTag]? {
         guard let items = reader.list() else { return nil }
         let tags = items.map { $0.value(LocaleTag.init) }
+        var seen: Set<LocaleTag> = []
+        for (item, tag) in zip(items, tags) {
+            if let tag, !seen.insert(tag).inserted { log.add(item.path, "locale \(tag) is given twice", item.node) }
+        }
         return tags.contains { $0 == nil } ? nil : tags.compactMap { $0 }
     }
 

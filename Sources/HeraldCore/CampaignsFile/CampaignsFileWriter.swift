@@ -132,9 +132,37 @@ struct YAMLWriter {
     }
 
     /// A string as a plain scalar when YAML would read it back as that same string,
-    /// else double-quoted (JSON escapes are valid YAML).
+    /// else double-quoted.
     static func scalar(_ value: String) -> String {
-        isSafePlain(value) ? value : JSONText.quoted(value)
+        isSafePlain(value) ? value : quoted(value)
+    }
+
+    /// A double-quoted YAML scalar: JSON's escapes, and `\u` escapes for the characters YAML
+    /// cannot carry raw (DEL and the C1 controls) or reads as something else (U+0085, U+2028
+    /// and U+2029 are line breaks to YAML 1.1, U+FEFF a byte order mark).
+    static func quoted(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: needsEscape) else { return JSONText.quoted(value) }
+        var result = String.UnicodeScalarView()
+        result.append("\"")
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result.append(contentsOf: "\\\"".unicodeScalars)
+            case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": result.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": result.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": result.append(contentsOf: "\\t".unicodeScalars)
+            case _ where scalar.value < 0x20 || needsEscape(scalar):
+                result.append(contentsOf: ("\\u" + String(format: "%04x", scalar.value)).unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        result.append("\"")
+        return String(result)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+            || scalar.value == 0xFEFF
     }
 
     private static let reserved: Set<String> = [
@@ -154,8 +182,6 @@ struct YAMLWriter {
         {
             return false
         }
-        return value.unicodeScalars.allSatisfy { scalar in
-            scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value) && scalar.value != 0xFEFF
-        }
+        return value.unicodeScalars.allSatisfy { scalar in scalar.value >= 0x20 && !needsEscape(scalar) }
     }
 }

@@ -4,6 +4,21 @@ import Yams
 /// Collects problems while a file is read, so all of them are reported at once.
 final class ProblemLog {
     private(set) var problems: [ValidationError] = []
+    /// Keys given twice, renamed so that the file could be read (`CampaignsFileSource`).
+    let repeatedKeys: [Int: String]
+
+    /// Where scalars start with U+FEFF that Yams dropped (nil: none can).
+    let byteOrderMarks: ByteOrderMarks?
+
+    init(repeatedKeys: [Int: String] = [:], byteOrderMarks: ByteOrderMarks? = nil) {
+        self.repeatedKeys = repeatedKeys
+        self.byteOrderMarks = byteOrderMarks
+    }
+
+    /// The key a renamed repeated key stands for, if `key` is one.
+    func repeatedKey(_ key: String) -> String? {
+        repeatedKeys.isEmpty ? nil : CampaignsFileSource.repeatedKey(key, in: repeatedKeys)
+    }
 
     func add(_ path: String, _ message: String, _ node: Node?) {
         let line = node?.mark.map { " (line \($0.line))" } ?? ""
@@ -23,7 +38,8 @@ struct NodeReader {
     let log: ProblemLog
 
     func child(_ node: Node, _ component: String) -> NodeReader {
-        NodeReader(node: node, path: path.isEmpty ? component : "\(path).\(component)", log: log)
+        let component = Excerpt.plain(component)
+        return NodeReader(node: node, path: path.isEmpty ? component : "\(path).\(component)", log: log)
     }
 
     /// The mapping's fields, after checking for unknown, repeated and missing keys.
@@ -36,6 +52,10 @@ struct NodeReader {
         for (keyNode, value) in mapping {
             guard let key = keyNode.scalar?.string else {
                 log.add(path, "keys must be plain names", keyNode)
+                continue
+            }
+            if let repeated = log.repeatedKey(key) {
+                log.add(path, "\(repeated) is given twice; give each key once", keyNode)
                 continue
             }
             if values[key] != nil {
@@ -71,6 +91,10 @@ struct NodeReader {
         var result: [(String, NodeReader)] = []
         for (keyNode, value) in mapping {
             guard let key = keyNode.scalar?.string else { continue }
+            if let repeated = log.repeatedKey(key) {
+                log.add(path, "\(repeated) is given twice; give each key once", keyNode)
+                continue
+            }
             guard seen.insert(key).inserted else {
                 log.add(path, "\(key) is given twice", keyNode)
                 continue
@@ -85,7 +109,14 @@ struct NodeReader {
             log.add(path, "expected a single value, found \(describe(node))", node)
             return nil
         }
-        return scalar.string
+        let text = log.byteOrderMarks?.restore(scalar) ?? scalar.string
+        // PostgreSQL text cannot hold NUL: it would be cut there, silently.
+        if let offset = text.unicodeScalars.firstIndex(of: "\u{0}") {
+            let position = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: offset) + 1
+            log.add(path, "contains a NUL character (U+0000) at character \(position), which no text field can hold: remove it", node)
+            return nil
+        }
+        return text
     }
 
     /// Runs a validating initializer on the scalar, logging its message at this path.

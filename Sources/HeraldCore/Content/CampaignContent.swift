@@ -25,8 +25,16 @@ public struct BannerView: Hashable, Sendable {
         if let height, !(height > 0 && height < 100_000) {
             problems.append(ValidationError(message: "view \(id) height \(height) must be a positive number of points"))
         }
-        if case .html(let html) = source, html.isEmpty {
-            problems.append(ValidationError(message: "view \(id) has empty HTML"))
+        if case .html(let html) = source {
+            if html.isEmpty {
+                problems.append(ValidationError(message: "view \(id) has empty HTML"))
+            } else if let nul = html.unicodeScalars.firstIndex(of: "\u{0}") {
+                let position = html.unicodeScalars.distance(from: html.unicodeScalars.startIndex, to: nul) + 1
+                problems.append(
+                    ValidationError(
+                        message: "view \(id) HTML contains a NUL character (U+0000) at character \(position), "
+                            + "which the database cannot store (it would be cut there): remove it"))
+            }
         }
         return problems
     }

@@ -27,7 +27,7 @@ enum FlatJSONObject {
             guard reader.take(UInt8(ascii: ":")) else { throw reader.problem("expected ':'") }
             reader.skipSpace()
             let value = try reader.value()
-            guard fields.updateValue(value, forKey: key) == nil else { throw EventProblem("field \"\(key)\" appears twice") }
+            guard fields.updateValue(value, forKey: key) == nil else { throw EventProblem("field \(Excerpt.quoted(key)) appears twice") }
             reader.skipSpace()
             if reader.take(UInt8(ascii: ",")) { continue }
             guard reader.take(UInt8(ascii: "}")) else { throw reader.problem("expected ',' or '}'") }

@@ -19,11 +19,9 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
     }
 }
 
-/// Quotes a value for a message, showing invisible characters.
+/// Quotes a value for a message: invisible characters escaped, a long value cut (`Excerpt`).
 func quote(_ value: String) -> String {
-    "\"" + value.unicodeScalars.map { scalar in
-        scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-    }.joined() + "\""
+    Excerpt.quoted(value)
 }
 
 /// Several problems at once (a file, a set of flags), reported together.

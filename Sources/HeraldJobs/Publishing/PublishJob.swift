@@ -360,6 +360,14 @@ public struct PublishJob {
             }
             outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous)
             try storing?.wait()
+        } catch let error as StoreError {
+            // The database failed (the blob store's connection), not the folder: say that.
+            _ = try? storing?.wait()
+            _ = try? database.asOperator {
+                try $0.publishRuns.finish(
+                    runID, outcome: .failed, written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: "\(error)")
+            }
+            throw error
         } catch {
             _ = try? storing?.wait()
             _ = try? database.asOperator {

@@ -33,14 +33,16 @@ enum PropertyList {
     }
 
     /// XML text escaping of `&`, `<` and `>` (each one byte in UTF-8, never part of another
-    /// character's bytes). Characters XML cannot carry never get this far: HeraldCore
-    /// refuses them at input.
+    /// character's bytes), and of carriage return as `&#13;`: an XML parser turns a raw CR (or
+    /// CR LF) into LF before the client sees the text. Characters XML cannot carry never get
+    /// this far: HeraldCore refuses them at input.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "&"): out += "&amp;".utf8
             case UInt8(ascii: "<"): out += "&lt;".utf8
             case UInt8(ascii: ">"): out += "&gt;".utf8
+            case UInt8(ascii: "\r"): out += "&#13;".utf8
             default: out.append(byte)
             }
         }

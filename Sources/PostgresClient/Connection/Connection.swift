@@ -131,7 +131,7 @@ public final class Connection {
         while let result = PQgetResult(handle) {
             let status = PQresultStatus(result)
             if failure == nil, status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK, status != PGRES_EMPTY_QUERY {
-                failure = PostgresError.from(result: result, connection: handle)
+                failure = self.failure(result)
             }
             PQclear(result)
         }
@@ -145,14 +145,34 @@ public final class Connection {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return QueryResult(result: result)
         default:
-            throw PostgresError.from(result: result, connection: handle)
+            throw failure(result)
         }
     }
 
     func connectionError() -> PostgresError {
         let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
-        let kind: PostgresError.Kind = PQstatus(handle) == CONNECTION_OK ? .query : .connection
-        return PostgresError(kind: kind, message: message.isEmpty ? "the connection failed" : message)
+        return classified(PostgresError(kind: .query, message: message.isEmpty ? "the connection failed" : message))
+    }
+
+    /// The error of a failed result, classified.
+    private func failure(_ result: OpaquePointer) -> PostgresError {
+        classified(PostgresError.from(result: result, connection: handle))
+    }
+
+    /// A lost connection (libpq's status is bad after the failure, or the server said it ended
+    /// the session) becomes a `.connection` error that names the server: "server closed the
+    /// connection unexpectedly" alone does not say which.
+    private func classified(_ error: PostgresError) -> PostgresError {
+        guard PQstatus(handle) == CONNECTION_BAD || error.isConnectionLost else { return error }
+        var lost = error
+        lost.kind = .connection
+        // libpq's own text may start with the severity ("FATAL:  terminating connection …").
+        var reason = error.message.split(separator: "\n").first.map(String.init) ?? error.message
+        for severity in ["FATAL:", "ERROR:"] where reason.hasPrefix(severity) {
+            reason = String(reason.dropFirst(severity.count)).trimmingCharacters(in: .whitespaces)
+        }
+        lost.message = "lost the connection to \(configuration.redactedDescription): \(reason)"
+        return lost
     }
 
     // MARK: Transactions
@@ -247,7 +267,7 @@ public final class Connection {
         guard let start else { throw connectionError() }
         guard PQresultStatus(start) == PGRES_COPY_IN else {
             defer { PQclear(start) }
-            throw PostgresError.from(result: start, connection: handle)
+            throw failure(start)
         }
         PQclear(start)
         let writer = CopyWriter(connection: self)
@@ -265,7 +285,7 @@ public final class Connection {
             if PQresultStatus(result) == PGRES_COMMAND_OK {
                 copied = Int(PQcmdTuples(result).map { String(cString: $0) } ?? "") ?? 0
             } else if failure == nil {
-                failure = PostgresError.from(result: result, connection: handle)
+                failure = self.failure(result)
             }
             PQclear(result)
         }
@@ -347,6 +367,11 @@ public final class CopyWriter {
 
 /// Calls `body` with C strings for `texts` that stay alive for the whole call (nil = NULL).
 func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> R) throws -> R {
+    // A C string ends at NUL: the server would silently get the text cut there.
+    for (index, text) in texts.enumerated() where text?.utf8.contains(0) == true {
+        throw PostgresError(
+            kind: .usage, message: "query parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold")
+    }
     var owned: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
     defer { for pointer in owned { free(pointer) } }
     // A failed copy would go out as NULL: refuse instead of sending a different value.

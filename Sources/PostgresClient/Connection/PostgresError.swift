@@ -37,6 +37,15 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     }
 
     public var isUniqueViolation: Bool { sqlState == .uniqueViolation }
+
+    /// The server went away or ended this session: it cannot be reached, it shut down or
+    /// restarted, an administrator terminated the backend, the network dropped (SQLSTATE class
+    /// 08, 57P01, 57P02, 57P03). Nothing is wrong with the statement: it may succeed later.
+    public var isConnectionLost: Bool {
+        if kind == .connection { return true }
+        guard let sqlState else { return false }
+        return sqlState.rawValue.hasPrefix("08") || [.adminShutdown, .crashShutdown, .cannotConnectNow].contains(sqlState)
+    }
     public var isForeignKeyViolation: Bool { sqlState == .foreignKeyViolation }
     public var isCheckViolation: Bool { sqlState == .checkViolation }
     public var isRaisedException: Bool { sqlState == .raiseException }

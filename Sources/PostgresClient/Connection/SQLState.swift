@@ -25,6 +25,11 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let undefinedObject = SQLState(rawValue: "42704")
     // Class 55: object not in prerequisite state
     public static let lockNotAvailable = SQLState(rawValue: "55P03")
+
+    // Class 57: operator intervention (the session was ended from outside)
+    public static let adminShutdown = SQLState(rawValue: "57P01")
+    public static let crashShutdown = SQLState(rawValue: "57P02")
+    public static let cannotConnectNow = SQLState(rawValue: "57P03")
     // Class P0: PL/pgSQL error
     public static let raiseException = SQLState(rawValue: "P0001")
 }

@@ -182,7 +182,7 @@ struct AppJSON: Encodable {
 func parsePlatform(_ raw: String) throws -> Platform {
     guard let platform = Platform(rawValue: raw.lowercased()) else {
         throw ValidationError(
-            path: nil, message: "unknown platform \"\(raw)\": use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
+            path: nil, message: "unknown platform \(Excerpt.quoted(raw)): use one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     return platform
 }

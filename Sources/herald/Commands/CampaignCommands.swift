@@ -55,7 +55,7 @@ struct CampaignCommand: ParsableCommand {
                 guard let kind = CampaignKind(rawValue: kind) else {
                     throw ValidationError(
                         path: nil,
-                        message: "unknown kind \"\(self.kind)\": use one of \(CampaignKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                        message: "unknown kind \(Excerpt.quoted(self.kind)): use one of \(CampaignKind.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 var spec = CampaignSpec(
                     key: try Slug(key), kind: kind, name: name, status: .draft,
@@ -98,7 +98,7 @@ struct CampaignCommand: ParsableCommand {
                     guard let status = CampaignStatus(rawValue: raw) else {
                         throw ValidationError(
                             path: nil,
-                            message: "unknown status \"\(raw)\": use one of \(CampaignStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                            message: "unknown status \(Excerpt.quoted(raw)): use one of \(CampaignStatus.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     return status
                 }
@@ -156,7 +156,9 @@ struct CampaignCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a campaign's name, schedule, priority, locales, message key or content.",
             discussion: """
-                Content flags change the content of one locale (--locale, default the app's default locale), keeping what they do not mention.
+                Content flags change the content of one locale (--locale, default the app's default locale), keeping what they do not mention: \
+                --view replaces the view with its id and keeps the others, --remove-view removes one, --page replaces the whole page list. \
+                Prints every field that changed, old → new (--json: the campaign with a `changes` list).
 
                 Example:
                   herald campaign update welcome --app weather --locale de \\
@@ -178,15 +180,20 @@ struct CampaignCommand: ParsableCommand {
         @Option(help: "New alert message key (the old one stays used forever).") var messageKey: String?
         @Option(name: .customLong("remove-content"), help: ArgumentHelp("Remove the content of a locale (repeatable).", valueName: "locale"))
         var removeContent: [String] = []
+        @Option(
+            name: .customLong("remove-view"),
+            help: ArgumentHelp("Remove a banner view from --locale's content, by id (repeatable).", valueName: "id"))
+        var removeViews: [String] = []
         @OptionGroup var contentOptions: CampaignContentOptions
         @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
                 let database = try Environment.openDatabase()
-                let (app, spec, changed) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
+                let (app, before, after) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
                     let app = try session.apps.find(try where_.app.slug())
-                    var spec = try session.campaigns.find(try Slug(key), in: app).spec
+                    let before = try session.campaigns.find(try Slug(key), in: app).spec
+                    var spec = before
                     if let name { spec.name = name }
                     if clearStarts || clear.contains(.starts) { spec.startsAt = nil }
                     if clearEnds || clear.contains(.ends) { spec.endsAt = nil }
@@ -200,16 +207,15 @@ struct CampaignCommand: ParsableCommand {
                         }
                     }
                     let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
-                    if let content = try contentOptions.content(kind: spec.kind, existing: spec.content[locale], clearing: Set(clear)) {
+                    if let content = try contentOptions.content(
+                        kind: spec.kind, existing: spec.content[locale], clearing: Set(clear), removingViews: removeViews)
+                    {
                         spec.content[locale] = content
                     }
-                    return (app, spec, try session.campaigns.save(spec, in: app))
+                    _ = try session.campaigns.save(spec, in: app)
+                    return (app, before, try session.campaigns.find(spec.key, in: app).spec)
                 }
-                if output.json {
-                    try printJSON(CampaignJSON(spec, app: app.spec.slug, detail: app.spec))
-                } else {
-                    print(changed.isEmpty ? "no change" : "updated \(spec.key): \(changed.joined(separator: ", "))")
-                }
+                try printUpdate(before: before, after: after, app: app.spec, json: output.json)
             }
         }
     }

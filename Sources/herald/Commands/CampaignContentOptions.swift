@@ -24,7 +24,10 @@ struct CampaignContentOptions: ParsableArguments {
         name: .customLong("page"),
         help: ArgumentHelp(
             "Story page (repeatable, in order): 'image=URL,duration=5,link=URL,button_title=…,title=…,subtitle=…'.",
-            discussion: "Escape a comma in a value as \\, or double-quote the value.", valueName: "spec"))
+            discussion: """
+                Escape a comma in a value as \\, or double-quote the value. On update, the pages given replace the \
+                locale's whole page list: give every page, in order.
+                """, valueName: "spec"))
     var pages: [String] = []
     @Option(name: .customLong("push-title"), help: ArgumentHelp("Story push title; '' removes it.", valueName: "text"))
     var pushTitle: String?
@@ -34,7 +37,9 @@ struct CampaignContentOptions: ParsableArguments {
     @Option(
         name: .customLong("view"),
         help: ArgumentHelp(
-            "Banner view (repeatable): 'id=banner,file=URL|html=@path,height=88,origin=top|bottom'.", valueName: "spec"))
+            "Banner view (repeatable): 'id=banner,file=URL|html=@path,height=88,origin=top|bottom'.",
+            discussion: "On update, a view replaces the view with the same id and the other views stay (--remove-view removes one).",
+            valueName: "spec"))
     var views: [String] = []
     @Option(help: ArgumentHelp("Banner entry view id (the first view shown).", valueName: "id"))
     var entry: String?
@@ -45,10 +50,16 @@ struct CampaignContentOptions: ParsableArguments {
     }
 
     /// The content for `locale` after applying these flags to what exists (nil: nothing given).
-    /// An optional field given as '' (or named by `--clear`) is removed.
-    func content(kind: CampaignKind, existing: CampaignContent?, clearing: Set<ClearableField> = []) throws -> CampaignContent? {
+    /// An optional field given as '' (or named by `--clear`) is removed; a view replaces the
+    /// existing view with its id (the others stay), `removingViews` removes views by id.
+    func content(
+        kind: CampaignKind, existing: CampaignContent?, clearing: Set<ClearableField> = [], removingViews: [String] = []
+    ) throws -> CampaignContent? {
         let clearsContent = !clearing.isDisjoint(with: [.actionURL, .actionButton, .pushTitle])
-        guard !isEmpty || (clearsContent && existing != nil) else { return nil }
+        guard !isEmpty || !removingViews.isEmpty || (clearsContent && existing != nil) else { return nil }
+        if !removingViews.isEmpty, kind != .banner {
+            throw InputError(message: "--remove-view is for banner campaigns, not \(kind)", code: ExitStatus.usage)
+        }
         try refuseFlagsOfOtherKinds(kind)
         for field in clearing where field.kind.map({ $0 != kind }) ?? false {
             throw InputError(message: "--clear \(field.rawValue) is for \(field.kind?.rawValue ?? "") campaigns, not \(kind)", code: ExitStatus.usage)
@@ -81,10 +92,33 @@ struct CampaignContentOptions: ParsableArguments {
         case .banner:
             var old: BannerContent?
             if case .banner(let banner) = existing { old = banner }
-            let views = try views.isEmpty ? old?.views ?? [] : self.views.map {
-                try BannerView.parse(keyValues: KeyValueList.parse($0), readHTML: readHTMLFile)
+            var views = old?.views ?? []
+            for raw in removingViews {
+                let id = try Slug(raw)
+                guard let index = views.firstIndex(where: { $0.id == id }) else {
+                    let have = views.isEmpty ? "none" : views.map(\.id.rawValue).joined(separator: ", ")
+                    throw InputError(message: "there is no view \(id) to remove (views: \(have))")
+                }
+                views.remove(at: index)
             }
-            let entry = try entry.map { try Slug($0) } ?? old?.entry ?? (views.count == 1 ? views.first?.id : nil)
+            var given: Set<Slug> = []
+            for spec in self.views {
+                let view = try BannerView.parse(keyValues: KeyValueList.parse(spec), readHTML: readHTMLFile)
+                guard given.insert(view.id).inserted else {
+                    throw InputError(message: "--view id=\(view.id) is given twice; give each view once")
+                }
+                // Upsert by id: a view keeps its place; a new one goes last.
+                if let index = views.firstIndex(where: { $0.id == view.id }) {
+                    views[index] = view
+                } else {
+                    views.append(view)
+                }
+            }
+            let newEntry = try entry.map { try Slug($0) }
+            if newEntry == nil, let oldEntry = old?.entry, removingViews.contains(oldEntry.rawValue) {
+                throw InputError(message: "view \(oldEntry) is the entry (the first view shown): give --entry naming the view to show first")
+            }
+            let entry = newEntry ?? old?.entry ?? (views.count == 1 ? views.first?.id : nil)
             guard let entry else {
                 throw InputError(message: "banner content needs --entry naming one of its views (the first view shown)")
             }
@@ -127,11 +161,18 @@ enum ClearableField: String, CaseIterable, ExpressibleByArgument {
 
 /// `html=@path` reads the view's HTML from a file.
 private func readHTMLFile(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw InputError(message: "cannot read HTML file \(path)")
+    let data: Data
+    do {
+        data = try BoundedInput.contents(of: path, limit: BoundedInput.htmlFileLimit)
+    } catch .unreadable(let why) {
+        throw InputError(message: "cannot read HTML file \(Excerpt.plain(path, limit: 200)): \(why)", code: ExitStatus.noInput)
+    } catch .tooLarge {
+        throw InputError(
+            message: "HTML file \(Excerpt.plain(path, limit: 200)) is larger than \(BoundedInput.size(BoundedInput.htmlFileLimit)): "
+                + "host a page that large yourself and give file=URL")
     }
     guard let text = String(data: data, encoding: .utf8) else {
-        throw InputError(message: "HTML file \(path) is not UTF-8")
+        throw InputError(message: "HTML file \(Excerpt.plain(path, limit: 200)) is not UTF-8")
     }
     return text
 }

@@ -25,6 +25,8 @@ struct CampaignJSON: Encodable {
     /// For each locale the app supports, the locale whose content its devices get, or null
     /// when they get none (restricted away, or nothing to fall back to).
     let localeContent: [String: String?]?
+    /// What an update changed, field by field (updates only).
+    var changes: [ChangeJSON]?
 
     /// `detail`: the campaign's app, for the content of every locale and where each falls back.
     init(_ spec: CampaignSpec, app: Slug? = nil, now: Date = Date(), detail: AppSpec? = nil) {
@@ -126,5 +128,64 @@ enum CampaignText {
             lines.append("  \(locale): \(text)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// One changed field in `--json`: `{"field": "title", "locale": "de", "old": "Hallo", "new": "Hallo!"}`
+/// (`locale` only for content; `old` or `new` null when the field was absent).
+struct ChangeJSON: Encodable {
+    let field: String
+    let locale: String?
+    let old: ParsedJSON
+    let new: ParsedJSON
+
+    init(_ change: FieldChange) {
+        field = change.field
+        locale = change.locale?.rawValue
+        old = change.old.map(Self.json) ?? .null
+        new = change.new.map(Self.json) ?? .null
+    }
+
+    static func json(_ value: FieldChange.Value) -> ParsedJSON {
+        switch value {
+        case .text(let text): .string(text)
+        case .integer(let number): .integer(Int64(number))
+        case .number(let number): .number(number)
+        case .bool(let flag): .bool(flag)
+        case .date(let date): .string(formatTimestamp(date))
+        case .list(let items): .array(items.map(ParsedJSON.string))
+        }
+    }
+
+    /// `[de] title: "Hallo" → "Hallo!"`, values quoted as bounded excerpts.
+    static func line(_ change: FieldChange) -> String {
+        func text(_ value: FieldChange.Value?) -> String {
+            switch value {
+            case nil: "(none)"
+            case .text(let text)?: Excerpt.quoted(text)
+            case .integer(let number)?: String(number)
+            case .number(let number)?: NumberText.format(number)
+            case .bool(let flag)?: flag ? "true" : "false"
+            case .date(let date)?: formatTimestamp(date)
+            case .list(let items)?: "[" + items.joined(separator: ", ") + "]"
+            }
+        }
+        return (change.locale.map { "[\($0)] " } ?? "") + "\(change.field): \(text(change.old)) → \(text(change.new))"
+    }
+}
+
+/// What `campaign update` and `campaign condition add|remove` print: every changed field,
+/// old → new, or with --json the campaign as it is now with its `changes`.
+func printUpdate(before: CampaignSpec, after: CampaignSpec, app: AppSpec, json: Bool) throws {
+    let changes = after.changes(from: before)
+    if json {
+        var campaign = CampaignJSON(after, app: app.slug, detail: app)
+        campaign.changes = changes.map(ChangeJSON.init)
+        try printJSON(campaign)
+    } else if changes.isEmpty {
+        print("no change")
+    } else {
+        print("updated \(after.key): \(changes.count) change(s)")
+        for change in changes { print("  " + ChangeJSON.line(change)) }
     }
 }

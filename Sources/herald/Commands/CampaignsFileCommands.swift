@@ -5,21 +5,21 @@ import HeraldPublish
 import HeraldStore
 
 /// Reads and parses a campaigns file, reporting every problem with its path.
-private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {
-    let text: String
-    if path == "-" {
-        text = String(decoding: Console.current.readAllInput(), as: UTF8.self)
-    } else {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "it is not a readable file" : "no such file"
-            throw InputError(message: "cannot read \(path): \(why)", code: ExitStatus.noInput)
-        }
-        guard let decoded = String(data: data, encoding: .utf8) else {
-            throw InputError(message: "\(path) is not UTF-8 text")
-        }
-        text = decoded
+private func readCampaignsFile(_ rawPath: String) throws -> CampaignsDocument {
+    let path = rawPath  // the file to open, as given
+    let shown = Excerpt.plain(rawPath, limit: 200)  // the file as messages name it
+    let data: Data
+    do {
+        data = try BoundedInput.contents(of: path, limit: BoundedInput.campaignsFileLimit)
+    } catch .unreadable(let why) {
+        throw InputError(message: "cannot read \(shown): \(why)", code: ExitStatus.noInput)
+    } catch .tooLarge {
+        throw InputError(message: "\(shown) is larger than \(BoundedInput.size(BoundedInput.campaignsFileLimit)): split it into smaller campaigns files")
     }
-    switch CampaignsDocument.parse(text, fileName: path) {
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw InputError(message: "\(shown) is not UTF-8 text")
+    }
+    switch CampaignsDocument.parse(text, fileName: shown) {
     case .success(let document): return document
     case .failure(let problems): throw problems
     }
@@ -197,7 +197,8 @@ struct ExportCommand: ParsableCommand {
                 do {
                     try Data(yaml.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                 } catch {
-                    throw InputError(message: "cannot write \(output): \(FileProblem.describe(error))", code: ExitStatus.cannotCreate)
+                    throw InputError(
+                        message: "cannot write \(Excerpt.plain(output, limit: 200)): \(FileProblem.describe(error))", code: ExitStatus.cannotCreate)
                 }
                 let campaigns = spec.apps.reduce(0) { $0 + $1.campaigns.count }
                 if json {

@@ -70,7 +70,7 @@ struct ConditionCommand: ParsableCommand {
                             guard let type = ConditionType(rawValue: raw),
                                 spec.conditions.remove(group: group, type: type) != nil
                             else {
-                                throw InputError(message: "campaign \(spec.key) has no \(group.rawValue) condition \"\(raw)\"")
+                                throw InputError(message: "campaign \(spec.key) has no \(group.rawValue) condition \(Excerpt.quoted(raw))")
                             }
                         }
                     }
@@ -84,17 +84,15 @@ private func changeConditions(
     key: String, where_: CampaignCommand.AppOptions, json: Bool, _ change: (inout CampaignSpec) throws -> Void
 ) throws {
     let database = try Environment.openDatabase()
-    let (app, spec, changed) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
+    let (app, before, after) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
         let app = try session.apps.find(try where_.app.slug())
-        var spec = try session.campaigns.find(try Slug(key), in: app).spec
+        let before = try session.campaigns.find(try Slug(key), in: app).spec
+        var spec = before
         try change(&spec)
-        return (app, spec, try session.campaigns.save(spec, in: app))
+        _ = try session.campaigns.save(spec, in: app)
+        return (app, before, try session.campaigns.find(spec.key, in: app).spec)
     }
-    if json {
-        try printJSON(CampaignJSON(spec, app: app.spec.slug, detail: app.spec))
-    } else {
-        print(changed.isEmpty ? "no change" : "updated conditions of \(key)")
-    }
+    try printUpdate(before: before, after: after, app: app.spec, json: json)
 }
 
 /// Parses `--all`/`--any` TYPE=VALUE assignments into `set`, reporting every bad one.

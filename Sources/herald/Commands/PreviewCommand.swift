@@ -190,7 +190,7 @@ struct PreviewCommand: ParsableCommand {
 
     private func pair(_ text: String, flag: String) throws -> (String, String) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-            throw ValidationError(message: "\(flag) takes ID=VALUE, not \"\(text)\"")
+            throw ValidationError(message: "\(flag) takes ID=VALUE, not \(Excerpt.quoted(text))")
         }
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }

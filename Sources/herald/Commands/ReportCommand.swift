@@ -101,7 +101,7 @@ struct ReportCommand: ParsableCommand {
     private func day(_ text: String?, _ flag: String) throws -> String? {
         guard let text else { return nil }
         guard UTCDay(text) != nil else {
-            throw InputError(message: "\(flag) must be a day like 2026-11-01, not \"\(text)\"", code: ExitStatus.usage)
+            throw InputError(message: "\(flag) must be a day like 2026-11-01, not \(Excerpt.quoted(text))", code: ExitStatus.usage)
         }
         return text
     }

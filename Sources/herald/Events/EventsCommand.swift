@@ -96,7 +96,7 @@ struct EventsCommand: ParsableCommand {
         /// Without --rejects: the first rejections on standard error.
         private static func printFirstRejections(_ rejections: [EventRejection]) {
             for rejection in rejections {
-                Console.current.writeError("herald: line \(rejection.line): \(rejection.reason)\n")
+                Console.current.writeError("herald: line \(rejection.line): \(terminalSafe(rejection.reason))\n")
             }
             Console.current.writeError("herald: pass --rejects FILE to keep every rejected line with its reason\n")
         }
@@ -104,7 +104,7 @@ struct EventsCommand: ParsableCommand {
         private func resolvedFormat() throws -> EventFormat {
             if let format {
                 guard let known = EventFormat(rawValue: format.lowercased()) else {
-                    throw InputError(message: "--format must be ndjson or csv, not \"\(format)\"", code: ExitStatus.usage)
+                    throw InputError(message: "--format must be ndjson or csv, not \(Excerpt.quoted(format))", code: ExitStatus.usage)
                 }
                 return known
             }
@@ -131,7 +131,7 @@ struct EventsCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 guard before.count == 10, EventTime(before + "T00:00:00Z") != nil else {
-                    throw InputError(message: "--before must be a day like 2026-06-01, not \"\(before)\"", code: ExitStatus.usage)
+                    throw InputError(message: "--before must be a day like 2026-06-01, not \(Excerpt.quoted(before))", code: ExitStatus.usage)
                 }
                 let database = try Environment.openDatabase(ownerOnly: "pruning events")
                 let (dropped, horizon) = try database.asOperator { session in

@@ -33,7 +33,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
     } catch {
         let (lines, code) = describe(error)
         for line in lines {
-            Console.current.writeError("herald: \(line)\n")
+            Console.current.writeError("herald: \(terminalSafe(line))\n")
         }
         throw ExitCode(code)
     }
@@ -45,7 +45,10 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         switch error {
         case .invalid(let problems): return (problems, ExitStatus.dataError)
         case .notFound, .conflict, .schema: return ([error.description], ExitStatus.dataError)
-        case .unavailable(let message): return (["database unavailable: \(message)"], ExitStatus.unavailable)
+        case .unavailable(let message):
+            // Gone in the middle of the work: what committed stays; a new run finishes the rest.
+            let hint = message.hasPrefix("lost the connection") ? "; run the command again once the server is back" : ""
+            return (["database unavailable: \(message)\(hint)"], ExitStatus.unavailable)
         case .busy(let message): return ([message], ExitStatus.tempFail)
         case .permissionDenied(let message):
             return ([message.hasPrefix("permission denied") ? message : "permission denied: \(message)"], ExitStatus.noPermission)
@@ -80,6 +83,12 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .inputFailed(let reason): return (["cannot read the input: \(reason)"], ExitStatus.software)
         case .malformedInput(let problem): return ([problem], ExitStatus.dataError)
         case .rejectsUnwritable(let path): return (["cannot write the rejects file \(path)"], ExitStatus.cannotCreate)
+        case .interrupted(let stored, StoreError.unavailable(let message)):
+            // The database went away: 69 as for any command, and what was stored stays stored.
+            return (
+                ["database unavailable: \(message)\n\(stored) event(s) were stored before this failure; run the same input "
+                    + "again to finish (stored events count as duplicates, never twice)"],
+                ExitStatus.unavailable)
         case .interrupted(let stored, let reason):
             return (
                 ["\(reason)\n\(stored) event(s) were stored before this failure; run the same input again "
@@ -89,6 +98,15 @@ private func describe(_ error: any Error) -> ([String], Int32) {
     default:
         return (["\(error)"], ExitStatus.software)
     }
+}
+
+/// A message as it may reach a terminal: each line at most `limit` characters (cut with "…"),
+/// control characters and other invisible ones shown as escapes. Messages quote bounded
+/// excerpts of the input already; this is the net under all of them (and under the argument
+/// parser's own messages, which quote whole arguments).
+func terminalSafe(_ message: String, limit: Int = 1000) -> String {
+    message.split(separator: "\n", omittingEmptySubsequences: false).map { Excerpt.plain(String($0), limit: limit) }
+        .joined(separator: "\n")
 }
 
 /// A problem with what the user gave, found by the CLI itself (a file it cannot read...).
