@@ -65,6 +65,8 @@ import Testing
                     (["report", "daily", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], nil),
                     (["events", "prune", "--before", "2020-01-01", "--json"], nil),
                     (["db", "status", "--json"], nil),
+                    (["db", "url", "--json"], nil),
+                    (["board", "--out", root.appendingPathComponent("review").path, "--json"], nil),
                     (["whoami", "--json"], nil),
                     (["tenant", "grant-operator", "acme", "--role", operatorRole, "--json"], nil),
                     (["tenant", "operators", "acme", "--json"], nil),

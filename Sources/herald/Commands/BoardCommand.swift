@@ -34,6 +34,7 @@ struct BoardCommand: ParsableCommand {
     var baseURL: String?
     @Option(help: "How many of the newest publish runs to list.") var runs = 20
     @Flag(help: "Print nothing when nothing changed (for cron).") var quiet = false
+    @OptionGroup var output: JSONFlag
 
     func validate() throws {
         guard (1...400).contains(days) else { throw ArgumentParser.ValidationError("--days must be between 1 and 400") }
@@ -47,7 +48,7 @@ struct BoardCommand: ParsableCommand {
             if app != nil, tenant == nil {
                 throw InputError(message: "--app needs --tenant (or HERALD_TENANT)", code: ExitStatus.usage)
             }
-            let moment = try at.map { try Timestamp.parse($0, field: "--at") }
+            let moment = try at.map { try flagTime($0, flag: "--at") }
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
             let database = try Environment.openDatabase()
             let outcome = try Self.write(
@@ -55,6 +56,12 @@ struct BoardCommand: ParsableCommand {
                 siteBaseURL: try baseURL.map { try HTTPURL($0) }, runs: runs)
             let changed = !outcome.written.isEmpty || !outcome.removed.isEmpty
             if quiet, !changed { return }
+            if output.json {
+                try printJSON(
+                    ["written": AnyEncodable(outcome.written), "unchanged": AnyEncodable(outcome.unchanged),
+                     "removed": AnyEncodable(outcome.removed), "index": AnyEncodable(outURL.appendingPathComponent(Board.indexPath).path)])
+                return
+            }
             print(
                 "board: \(outcome.written.count) written, \(outcome.unchanged) unchanged, \(outcome.removed.count) removed; "
                     + "open \(outURL.appendingPathComponent(Board.indexPath).path)")

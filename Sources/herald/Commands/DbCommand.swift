@@ -82,11 +82,16 @@ struct DbCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create (on first use), start and migrate the local PostgreSQL.",
             discussion: "Example: HERALD_HOME=/srv/herald-data herald db start")
+        @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
                 let local = try DbCommand.localOnly("start")
                 let notes = try local.prepare()
+                if output.json {
+                    try printJSON(["running": AnyEncodable(true), "connection": AnyEncodable(local.location.conninfo), "done": AnyEncodable(notes)])
+                    return
+                }
                 for note in notes { print(note) }
                 print("the local PostgreSQL is running: \(local.location.conninfo)")
             }
@@ -97,11 +102,17 @@ struct DbCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Stop the local PostgreSQL (the next herald command starts it again).",
             discussion: "Example: herald db stop")
+        @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
                 let local = try DbCommand.localOnly("stop")
-                print(try local.stop() ? "stopped the local PostgreSQL" : "the local PostgreSQL was not running")
+                let stopped = try local.stop()
+                if output.json {
+                    try printJSON(["stopped": stopped])
+                } else {
+                    print(stopped ? "stopped the local PostgreSQL" : "the local PostgreSQL was not running")
+                }
             }
         }
     }
@@ -110,13 +121,16 @@ struct DbCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "url", abstract: "Print a conninfo for the database Herald uses (psql accepts it).",
             discussion: "Example: psql \"$(herald db url)\"")
+        @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
-                if let configured = Environment.configuredDatabase {
-                    print(configured.conninfo)
+                let conninfo = try Environment.configuredDatabase?.conninfo
+                    ?? EmbeddedDatabase(environment: Environment.values).location.conninfo
+                if output.json {
+                    try printJSON(["connection": conninfo])
                 } else {
-                    print(try EmbeddedDatabase(environment: Environment.values).location.conninfo)
+                    print(conninfo)
                 }
             }
         }
