@@ -36,29 +36,13 @@ struct TenantCommand: ParsableCommand {
                 Example: printf '%s' "$PASSWORD" | herald tenant grant-operator acme --role acme_ops --password-from-stdin
                 """)
 
-        @Argument(help: "Tenant slug.")
-        var tenant: String
-
-        @Option(help: "Role name: lowercase letters, digits and _, not starting with pg_ or herald_.")
-        var role: String
-
-        @Flag(help: "Read the role's password from standard input (one line); without it the role has no password.")
-        var passwordFromStdin = false
-
-        @OptionGroup var output: JSONFlag
+        @OptionGroup var login: LoginGrantOptions
 
         func run() throws {
-            try reportingFailures {
-                let tenant = try Slug(tenant)
-                let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
-                let database = try Environment.openDatabase(ownerOnly: "granting logins")
-                let verifier = try password.map { try database.passwordVerifier($0, role: role) }
-                let outcome = try database.asOperator { try $0.operatorAccess.grant(role: role, tenant: tenant, password: verifier) }
-                if output.json {
-                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
-                } else {
-                    print("\(outcome.rawValue) role \(role): it operates tenant \(tenant) alone (HERALD_DATABASE_URL=postgresql://\(role)@HOST/DATABASE herald ...)")
-                }
+            try login.grant { session, role, tenant, verifier in
+                try session.operatorAccess.grant(role: role, tenant: tenant, password: verifier)
+            } saying: { outcome, role, tenant in
+                "\(outcome) role \(role): it operates tenant \(tenant) alone (HERALD_DATABASE_URL=postgresql://\(role)@HOST/DATABASE herald ...)"
             }
         }
     }
@@ -142,29 +126,13 @@ struct TenantCommand: ParsableCommand {
                 Example: printf '%s' "$PASSWORD" | herald tenant grant-reporting acme --role acme_analyst --password-from-stdin
                 """)
 
-        @Argument(help: "Tenant slug.")
-        var tenant: String
-
-        @Option(help: "Role name: lowercase letters, digits and _, not starting with pg_ or herald_.")
-        var role: String
-
-        @Flag(help: "Read the role's password from standard input (one line); without it the role has no password.")
-        var passwordFromStdin = false
-
-        @OptionGroup var output: JSONFlag
+        @OptionGroup var login: LoginGrantOptions
 
         func run() throws {
-            try reportingFailures {
-                let tenant = try Slug(tenant)
-                let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
-                let database = try Environment.openDatabase(ownerOnly: "granting logins")
-                let verifier = try password.map { try database.passwordVerifier($0, role: role) }
-                let outcome = try database.asOperator { try $0.reportingAccess.grant(role: role, tenant: tenant, password: verifier) }
-                if output.json {
-                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
-                } else {
-                    print("\(outcome.rawValue) role \(role): it reads \(tenant)'s rows of the reporting views (reporting.campaign_summary, ...)")
-                }
+            try login.grant { session, role, tenant, verifier in
+                try session.reportingAccess.grant(role: role, tenant: tenant, password: verifier)
+            } saying: { outcome, role, tenant in
+                "\(outcome) role \(role): it reads \(tenant)'s rows of the reporting views (reporting.campaign_summary, ...)"
             }
         }
     }
@@ -291,5 +259,40 @@ struct TenantJSON: Encodable {
         slug = tenant.slug.rawValue
         name = tenant.name
         createdAt = tenant.createdAt
+    }
+}
+
+/// The arguments of `grant-operator` and `grant-reporting`: a tenant, a role name, and
+/// optionally its password on standard input.
+struct LoginGrantOptions: ParsableArguments {
+    @Argument(help: "Tenant slug.")
+    var tenant: String
+
+    @Option(help: "Role name: lowercase letters, digits and _, not starting with pg_ or herald_.")
+    var role: String
+
+    @Flag(help: "Read the role's password from standard input (one line); without it the role has no password.")
+    var passwordFromStdin = false
+
+    @OptionGroup var output: JSONFlag
+
+    /// Grants `role` to the tenant with `grant` (the password as a SCRAM verifier computed
+    /// here), and prints the outcome: JSON, or `saying`'s sentence.
+    func grant<Outcome: RawRepresentable>(
+        _ grant: (OperatorSession, String, Slug, String?) throws -> Outcome,
+        saying: (String, String, Slug) -> String
+    ) throws where Outcome.RawValue == String {
+        try reportingFailures {
+            let tenant = try Slug(tenant)
+            let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
+            let database = try Environment.openDatabase(ownerOnly: "granting logins")
+            let verifier = try password.map { try database.passwordVerifier($0, role: role) }
+            let outcome = try database.asOperator { try grant($0, role, tenant, verifier) }
+            if output.json {
+                try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
+            } else {
+                print(saying(outcome.rawValue, role, tenant))
+            }
+        }
     }
 }
