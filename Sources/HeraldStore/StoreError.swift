@@ -68,6 +68,7 @@ extension StoreError {
     /// rule the schema states (CHECK, NOT NULL, a refused delete) or text that is not of its type.
     static let invalidInputStates: Set<SQLState> = [
         .raiseException, .restrictViolation, .checkViolation, .notNullViolation, .invalidTextRepresentation,
+        .datetimeFieldOverflow,
     ]
 
     /// Constraints from migrations/ (rows of `pg_constraint`), said in words.

@@ -167,6 +167,9 @@ enum CampaignsFileSource {
             if let byte = TextPosition.byteOffset(line: mark.line, column: mark.column, in: bytes) {
                 message += "; near \(TextPosition.excerpt(aroundByte: byte, in: bytes))"
             }
+            if problem.contains("invalid Unicode character escape") {
+                message += "; a surrogate pair such as \\ud83c\\udf89 is JSON's escape, not YAML's: write \\U0001F389 or the character itself"
+            }
             return message
         case .duplicatedKeysInMapping(let duplicates, let context):
             return "line \(context.mark.line): key \(quote(duplicates.first ?? "")) is given twice in one mapping"

@@ -17,8 +17,14 @@ public struct EventRecord: Sendable {
 /// Turns input bytes, fed in chunks of any size, into records, in constant memory: only the
 /// unfinished last line is kept between chunks. Blank lines are skipped.
 public struct EventStreamParser {
+    /// The longest record read: a longer one (an endless line, a file with no newlines) is
+    /// rejected and skipped to its end, so memory stays bounded and nothing is scanned twice over.
+    public static let maxRecordBytes = 1 << 20
+
     public let format: EventFormat
     private var pending: [UInt8] = []
+    /// Inside a record longer than `maxRecordBytes`: its line, its size so far, its first bytes.
+    private var skipping: (line: Int, bytes: Int, head: [UInt8])?
     /// Line number of `pending`'s first byte.
     private var pendingLine = 1
     private var header: [String]?
@@ -44,8 +50,36 @@ public struct EventStreamParser {
         var records: [EventRecord] = []
         var start = 0
         var line = pendingLine
+        if let skipped = skipping {
+            // The rest of an over-long record: drop bytes up to its newline.
+            guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else {
+                skipping?.bytes += pending.count
+                pending.removeAll()
+                if final {
+                    records.append(Self.overLong(skipped.line, skipped.head, skipped.bytes))
+                    skipping = nil
+                }
+                return records
+            }
+            records.append(Self.overLong(skipped.line, skipped.head, skipped.bytes + newline))
+            skipping = nil
+            start = newline + 1
+            line = skipped.line + 1
+        }
         while start < pending.count, fatalProblem == nil {
-            guard let (end, next, lines) = recordEnd(from: start, final: final) else { break }
+            guard let (end, next, lines) = recordEnd(from: start, final: final) else {
+                if pending.count - start > Self.maxRecordBytes {
+                    skipping = (line, pending.count - start, Array(pending[start..<start + 200]))
+                    start = pending.count
+                }
+                break
+            }
+            if end - start > Self.maxRecordBytes {
+                records.append(Self.overLong(line, Array(pending[start..<start + 200]), end - start))
+                line += lines
+                start = next
+                continue
+            }
             var slice = pending[start..<end]
             if slice.last == UInt8(ascii: "\r") { slice = slice.dropLast() }
             if !slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
@@ -62,6 +96,13 @@ public struct EventStreamParser {
             pending.removeAll()
         }
         return records
+    }
+
+    /// A record too long to read: rejected with its first bytes (as the rejects file's record).
+    private static func overLong(_ line: Int, _ head: [UInt8], _ size: Int) -> EventRecord {
+        EventRecord(
+            line: line, text: String(decoding: head, as: UTF8.self) + "…",
+            event: .failure(EventProblem("the line is \(size) bytes long, more than the \(maxRecordBytes >> 20) MiB an event may take: skipped")))
     }
 
     /// End of the record starting at `start` (exclusive, before its newline), where the next

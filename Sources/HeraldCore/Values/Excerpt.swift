@@ -17,6 +17,14 @@ public enum Excerpt {
         return cut ? shown + "…" : shown
     }
 
+    /// All of `value` with the invisible characters escaped (`\u{d}`): stored text as a line of a
+    /// table or a `show`, where a newline would fake another row and an escape sequence would
+    /// drive the terminal.
+    public static func escaped(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: isInvisible) else { return value }
+        return visible(value, limit: Int.max).0
+    }
+
     /// Up to `limit` characters of `value` with the invisible ones escaped, and whether it was cut.
     static func visible(_ value: String, limit: Int) -> (String, Bool) {
         var shown = ""

@@ -25,6 +25,11 @@ public final class EventInput: Sendable {
             guard descriptor >= 0 else {
                 throw .inputUnreadable(path: path, reason: String(cString: strerror(errno)))
             }
+            var info = stat()
+            if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(descriptor)
+                throw .inputUnreadable(path: path, reason: "it is a folder, not a file")
+            }
             ownsDescriptor = true
         }
         var status = stat()

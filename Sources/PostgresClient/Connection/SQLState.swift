@@ -11,6 +11,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     // Class 22: data exception
     public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
+    public static let datetimeFieldOverflow = SQLState(rawValue: "22008")
     // Class 23: integrity constraint violation
     public static let restrictViolation = SQLState(rawValue: "23001")
     public static let notNullViolation = SQLState(rawValue: "23502")

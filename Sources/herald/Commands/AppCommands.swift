@@ -97,7 +97,7 @@ struct AppCommand: ParsableCommand {
                 }
                 let spec = app.spec
                 print("app             \(spec.slug)")
-                print("name            \(spec.name)")
+                print("name            \(Excerpt.escaped(spec.name))")
                 print("platform        \(spec.platform.rawValue)")
                 print("bundle id       \(spec.bundleID)")
                 print("default locale  \(spec.defaultLocale)")

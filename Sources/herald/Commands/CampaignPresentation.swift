@@ -67,7 +67,7 @@ enum CampaignText {
         let spec = record.spec
         var lines = [
             "campaign     \(spec.key) (\(spec.kind.rawValue))",
-            "name         \(spec.name)",
+            "name         \(Excerpt.escaped(spec.name))",
             "status       \(spec.status.rawValue) (devices: \(CampaignState(spec, at: now).rawValue))",
             "schedule     \(formatOptional(spec.startsAt)) .. \(formatOptional(spec.endsAt))",
             "priority     \(spec.priority)",
@@ -77,16 +77,16 @@ enum CampaignText {
         let conditions = spec.conditions.conditions
         lines.append(conditions.isEmpty ? "conditions   -" : "conditions")
         for condition in conditions {
-            lines.append("  \(condition.group.rawValue): \(condition.type.rawValue) = \(condition.value.jsonText)")
+            lines.append("  \(condition.group.rawValue): \(condition.type.rawValue) = \(Excerpt.escaped(condition.value.jsonText))")
         }
         lines.append(spec.content.isEmpty ? "content      -" : "content")
         for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
             lines.append("  [\(locale)]")
             switch content {
             case .alert(let alert):
-                lines.append("    title: \(alert.title)")
-                lines.append("    message: \(alert.message)")
-                if let url = alert.actionURL { lines.append("    action: \(alert.actionButton ?? "More Info") -> \(url.rawValue)") }
+                lines.append("    title: \(Excerpt.escaped(alert.title))")
+                lines.append("    message: \(Excerpt.escaped(alert.message))")
+                if let url = alert.actionURL { lines.append("    action: \(Excerpt.escaped(alert.actionButton ?? "More Info")) -> \(url.rawValue)") }
             case .banner(let banner):
                 lines.append("    entry: \(banner.entry)")
                 for view in banner.views {
@@ -101,14 +101,14 @@ enum CampaignText {
                     lines.append("    view \(view.id): \(source)\(extras.isEmpty ? "" : " (\(extras.joined(separator: ", ")))")")
                 }
             case .story(let story):
-                if let title = story.pushTitle { lines.append("    push title: \(title)") }
-                lines.append("    push text: \(story.pushText)")
+                if let title = story.pushTitle { lines.append("    push title: \(Excerpt.escaped(title))") }
+                lines.append("    push text: \(Excerpt.escaped(story.pushText))")
                 for (index, page) in story.pages.enumerated() {
                     var fields = ["image \(page.image.rawValue)"]
                     if let duration = page.duration { fields.append("duration \(NumberText.format(duration)) s") }
-                    if let title = page.title { fields.append("title \"\(title)\"") }
-                    if let subtitle = page.subtitle { fields.append("subtitle \"\(subtitle)\"") }
-                    if let button = page.buttonTitle { fields.append("button \"\(button)\"") }
+                    if let title = page.title { fields.append("title \"\(Excerpt.escaped(title))\"") }
+                    if let subtitle = page.subtitle { fields.append("subtitle \"\(Excerpt.escaped(subtitle))\"") }
+                    if let button = page.buttonTitle { fields.append("button \"\(Excerpt.escaped(button))\"") }
                     if let link = page.link { fields.append("link \(link.rawValue)") }
                     lines.append("    page \(index + 1): " + fields.joined(separator: ", "))
                 }

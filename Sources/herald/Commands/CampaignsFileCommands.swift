@@ -195,7 +195,7 @@ struct ExportCommand: ParsableCommand {
             let yaml = CampaignsDocument(version: CampaignsDocument.currentVersion, tenants: [spec]).yaml()
             if let output {
                 do {
-                    try Data(yaml.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                    try OutputFile.save(Data(yaml.utf8), to: output)
                 } catch {
                     throw InputError(
                         message: "cannot write \(Excerpt.plain(output, limit: 200)): \(FileProblem.describe(error))", code: ExitStatus.cannotCreate)

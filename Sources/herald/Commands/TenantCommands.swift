@@ -241,7 +241,7 @@ struct TenantCommand: ParsableCommand {
                     return
                 }
                 print("tenant   \(tenant.slug)")
-                print("name     \(tenant.name)")
+                print("name     \(Excerpt.escaped(tenant.name))")
                 print("created  \(formatTimestamp(tenant.createdAt))")
                 print("apps     \(apps.isEmpty ? "-" : apps.map(\.spec.slug.rawValue).joined(separator: ", "))")
             }

@@ -57,6 +57,14 @@ struct EventsCommand: ParsableCommand {
                 guard (1...16).contains(jobs) else { throw InputError(message: "--jobs must be 1 to 16, not \(jobs)", code: ExitStatus.usage) }
                 let console = Console.current
                 let input = try EventInput(path: file, standardInput: console.inputDescriptor)
+                // Opening the rejects file empties it: never when it is the input itself.
+                if let rejects, let written = FileIdentity(path: rejects),
+                    written == (file == "-" ? FileIdentity(descriptor: console.inputDescriptor) : FileIdentity(path: file))
+                {
+                    throw InputError(
+                        message: "--rejects \(Excerpt.plain(rejects, limit: 200)) is the input file: writing rejections there would erase the events; give another file",
+                        code: ExitStatus.usage)
+                }
                 let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
                 let database = try Environment.openDatabase(ownerOnly: "ingesting events")
                 let showProgress = !quiet && !output.json && console.errorIsTerminal

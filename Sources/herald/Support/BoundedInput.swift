@@ -45,3 +45,50 @@ enum BoundedInput {
     /// `limit` in words: `128 MB`.
     static func size(_ limit: Int) -> String { "\(limit >> 20) MB" }
 }
+
+/// A file as the system knows it (device and inode): two paths, or a path and a descriptor,
+/// name the same file when these agree.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+/// Writes a whole output file: a regular file (or a new one) atomically, through a temporary
+/// file renamed over it; anything else (`/dev/stdout`, a pipe, a device) by writing into it,
+/// never replacing it with a file of its own.
+enum OutputFile {
+    static func save(_ data: Data, to path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG else {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            return
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw POSIXError(.EISDIR) }
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                offset += written
+            }
+        }
+    }
+}

@@ -14,8 +14,10 @@ struct TextTable {
         self.headers = headers
     }
 
+    /// A row; its cells are shown with invisible characters escaped (a newline in a name
+    /// would otherwise fake a row of its own).
     mutating func append(_ row: String...) {
-        rows.append(row)
+        rows.append(row.map(Excerpt.escaped))
     }
 
     func render() -> String {
