@@ -198,7 +198,7 @@ import Testing
     /// Whether every text field of campaign `key` holds `text`, read as the superuser.
     static func storedTextProblem(_ database: ConnectionConfiguration, key: String, kind: String, text: String) throws -> String? {
         let connection = try Connection(configuration: database)
-        let sql: String =
+        let sql: SQL =
             switch kind {
             case "alert":
                 "SELECT ARRAY[c.name, a.title, a.message, a.action_button] AS v FROM campaigns c JOIN alert_contents a ON a.campaign_id = c.id WHERE c.key = $1"
