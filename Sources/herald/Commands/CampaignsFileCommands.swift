@@ -162,7 +162,7 @@ struct ValidateCommand: ParsableCommand {
                         warnings: warnings))
             } else {
                 print("\(file) is valid: \(document.tenants.count) tenant(s), \(apps.count) app(s), \(campaigns.count) campaign(s)")
-                for warning in warnings { Console.current.writeError("herald: warning: \(warning)\n") }
+                for warning in warnings { Console.current.writeError("herald: warning: \(terminalSafe(warning))\n") }
             }
         }
     }

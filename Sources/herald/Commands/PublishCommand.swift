@@ -97,7 +97,7 @@ struct PublishCommand: ParsableCommand {
         let changed = !result.outcome.written.isEmpty || !result.outcome.removed.isEmpty
         if quiet, !changed { return }
         for warning in result.warnings {
-            Console.current.writeError("herald: warning: \(warning)\n")
+            Console.current.writeError("herald: warning: \(terminalSafe(warning))\n")
         }
         let diffs = result.changes.map { change in
             Diff(

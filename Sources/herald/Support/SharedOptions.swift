@@ -31,7 +31,9 @@ enum LoginScope {
     /// `tenant`, for commands where no tenant means every tenant (the owner's only).
     static func optionalTenant(_ named: String?, in database: HeraldDatabase) throws -> Slug? {
         let login = try database.login()
-        let slug = try named.flatMap { $0.isEmpty ? nil : try Slug($0) }
+        // An empty HERALD_TENANT never gets here (ShellDefaults drops it): "" is an empty --tenant.
+        if named == "" { throw InputError(message: "--tenant needs a tenant slug, not an empty value", code: ExitStatus.usage) }
+        let slug = try named.map { try Slug($0) }
         guard let own = login.operatedTenant else { return slug }
         if let slug, slug != own {
             throw InputError(
