@@ -62,17 +62,8 @@ struct TenantCommand: ParsableCommand {
         @OptionGroup var output: JSONFlag
 
         func run() throws {
-            try reportingFailures {
-                let tenant = try Slug(tenant)
-                let database = try Environment.openDatabase(ownerOnly: "revoking logins")
-                let revoked = try database.asOperator { try $0.operatorAccess.revoke(role: role, tenant: tenant) }
-                if output.json {
-                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
-                } else if revoked {
-                    print("revoked: role \(role) no longer exists")
-                } else {
-                    print("role \(role) did not operate \(tenant); nothing to do")
-                }
+            try revokeLogin(tenant: tenant, role: role, json: output.json, notGranted: { "did not operate \($0)" }) { session, role, tenant in
+                try session.operatorAccess.revoke(role: role, tenant: tenant)
             }
         }
     }
@@ -152,17 +143,8 @@ struct TenantCommand: ParsableCommand {
         @OptionGroup var output: JSONFlag
 
         func run() throws {
-            try reportingFailures {
-                let tenant = try Slug(tenant)
-                let database = try Environment.openDatabase(ownerOnly: "revoking logins")
-                let revoked = try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: tenant) }
-                if output.json {
-                    try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
-                } else if revoked {
-                    print("revoked: role \(role) no longer exists")
-                } else {
-                    print("role \(role) had no reporting grant for \(tenant); nothing to do")
-                }
+            try revokeLogin(tenant: tenant, role: role, json: output.json, notGranted: { "had no reporting grant for \($0)" }) {
+                session, role, tenant in try session.reportingAccess.revoke(role: role, tenant: tenant)
             }
         }
     }
@@ -293,6 +275,26 @@ struct LoginGrantOptions: ParsableArguments {
             } else {
                 print(saying(outcome.rawValue, role, tenant))
             }
+        }
+    }
+}
+
+/// `revoke-operator` and `revoke-reporting`: takes `role`'s grant on the tenant away with
+/// `revoke` (true when there was one, and the role is dropped) and says what happened.
+private func revokeLogin(
+    tenant: String, role: String, json: Bool, notGranted: (Slug) -> String,
+    _ revoke: (OperatorSession, String, Slug) throws -> Bool
+) throws {
+    try reportingFailures {
+        let tenant = try Slug(tenant)
+        let database = try Environment.openDatabase(ownerOnly: "revoking logins")
+        let revoked = try database.asOperator { try revoke($0, role, tenant) }
+        if json {
+            try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
+        } else if revoked {
+            print("revoked: role \(role) no longer exists")
+        } else {
+            print("role \(role) \(notGranted(tenant)); nothing to do")
         }
     }
 }
