@@ -148,6 +148,7 @@ import Testing
                 refused("INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales) VALUES ($1, 'evil', 'Evil', 'ios', 'com.evil.app', 'en', '{en}')", [demo])
                 refused("INSERT INTO campaigns (tenant_id, app_id, key, kind, name) VALUES ($1, $2, 'evil', 'alert', 'Evil')", [demo, demoApp])
                 refused("INSERT INTO audit_log (tenant_id, actor, action, entity) VALUES ($1, 'forged', 'insert', 'apps')", [demo])
+                refused("INSERT INTO publish_locks (tenant_id, purpose) VALUES ($1, 'apply')", [demo])
                 refused("INSERT INTO tenant_publish_blobs (tenant_id, digest, content) VALUES ($1, repeat('a', 64), 'x')", [demo])
                 refused("INSERT INTO publish_runs (actor, out_dir, publish_at, outcome, tenant_id) VALUES ('x', '/tmp', now(), 'running', $1)", [demo])
                 refused("INSERT INTO publish_runs (actor, out_dir, publish_at, outcome, rollback_of, tenant_id) VALUES ('x', '/tmp', now(), 'running', $1, (SELECT id FROM tenants WHERE slug = 'acme'))", [demoRun])
@@ -451,7 +452,7 @@ import Testing
             let holder = try Connection(configuration: setup.attackerConfiguration)
             try holder.transaction { tx in
                 try tx.execute("SET LOCAL ROLE herald_tenant")
-                #expect(try tx.query("SELECT tenant_id FROM publish_locks FOR UPDATE").count == 1)
+                #expect(try tx.query("SELECT tenant_id FROM publish_locks WHERE purpose = 'publish' FOR UPDATE").count == 1)
                 let skipping = try owner.run(["publish", "--out", site.path, "--at", at, "--json"])
                 #expect(skipping.status == 0, "\(skipping)")
                 #expect(skipping.stderr.contains("tenant acme's own publish was running"), "\(skipping)")

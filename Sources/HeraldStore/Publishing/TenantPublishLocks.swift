@@ -28,9 +28,9 @@ extension HeraldDatabase {
         _ = try holder.asOperator { session in
             try session.connection.execute(
                 """
-                INSERT INTO publish_locks (tenant_id)
-                SELECT id FROM tenants WHERE $1::text[] IS NULL OR slug = ANY($1::text[])
-                ON CONFLICT (tenant_id) DO NOTHING
+                INSERT INTO publish_locks (tenant_id, purpose)
+                SELECT id, 'publish' FROM tenants WHERE $1::text[] IS NULL OR slug = ANY($1::text[])
+                ON CONFLICT (tenant_id, purpose) DO NOTHING
                 """, [names])
         }
         // One of three constant clauses, never input.
@@ -45,7 +45,7 @@ extension HeraldDatabase {
                 let rows = try session.connection.query(
                     """
                     SELECT t.slug FROM publish_locks l JOIN tenants t ON t.id = l.tenant_id
-                    WHERE $1::text[] IS NULL OR t.slug = ANY($1::text[])
+                    WHERE l.purpose = 'publish' AND ($1::text[] IS NULL OR t.slug = ANY($1::text[]))
                     FOR UPDATE OF l\(wait)
                     """, [names])
                 let locked = Set(try rows.map { try Slug(try $0.decode("slug", as: String.self)) })

@@ -35,15 +35,21 @@ struct ApplyCommand: ParsableCommand {
             tenants not in the file are left alone). Applying the same file twice changes \
             nothing. All or nothing: one transaction. `herald export` writes this format.
 
+            Applies of one tenant take turns: while another apply changes a tenant the file \
+            names, this one exits 75 (or waits for it with --wait), then plans against what \
+            that one wrote.
+
             Examples:
               herald apply -f campaigns.yaml --dry-run    # the plan, nothing written
               herald apply -f campaigns.yaml
               herald export --tenant acme | herald apply -f -
+              herald apply -f campaigns.yaml --wait       # from CI: queue behind a running apply
             """)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Campaigns file, or - for standard input.", valueName: "file"))
     var file: String
     @Flag(name: .long, help: "Show the plan; write nothing.") var dryRun = false
+    @Flag(help: "Wait for another apply of the same tenant instead of exiting 75.") var wait = false
     @OptionGroup var output: JSONFlag
 
     private struct DryRun: Error { let steps: [ApplyStep] }
@@ -72,7 +78,7 @@ struct ApplyCommand: ParsableCommand {
             }
             let steps: [ApplyStep]
             do {
-                steps = try database.transaction { unit in
+                steps = try database.transaction(applyingTo: document.tenants.map(\.slug), wait: wait) { unit in
                     let steps = try CampaignsApplier().apply(document, in: unit)
                     if dryRun { throw DryRun(steps: steps) }  // rolls the transaction back
                     return steps

@@ -1,0 +1,66 @@
+import HeraldCore
+import PostgresClient
+
+/// Applies take turns per tenant (0018_apply_locks.sql): an apply holds its tenants' `apply`
+/// rows of publish_locks, FOR UPDATE, in the transaction it plans and writes in, so a second
+/// apply of a tenant plans only after the first committed, against what that one wrote.
+extension HeraldDatabase {
+    /// `StoreError.busy`'s message when another apply holds one of `tenants`.
+    public static func applyBusy(_ tenants: [Slug]) -> String {
+        let names = tenants.map(\.rawValue).joined(separator: ", ")
+        return "another `herald apply` is changing tenant \(names); try again when it ends, or pass --wait to wait for it"
+    }
+
+    /// Runs `body` in one transaction that first takes the apply turn of every tenant of
+    /// `tenants` (all tenants a campaigns file names). `wait: false` throws
+    /// `StoreError.busy(applyBusy)` at once when another apply holds one of them.
+    public func transaction<T>(applyingTo tenants: [Slug], wait: Bool, _ body: (UnitOfWork) throws -> T) throws -> T {
+        let names = Set(tenants.map(\.rawValue)).sorted()
+        // The rows first, committed, so that taking the turn never waits on someone's insert.
+        try asOperator { session in _ = try session.connection.execute(Self.addApplyRows, [names]) }
+        do {
+            return try transaction { unit in
+                let session = try unit.asOperator()
+                let connection = session.connection
+                let existing = try connection.query("SELECT count(*) AS n FROM tenants WHERE slug = ANY($1::text[])", [names])
+                if try existing[0].decode("n", as: Int.self) < names.count, session.confinedTo == nil {
+                    // A tenant the file creates has no row to lock yet: its creators take turns
+                    // on one key instead, and whoever comes second finds the tenant made.
+                    try Self.takeCreatorsTurn(connection, wait: wait)
+                    _ = try connection.execute(Self.addApplyRows, [names])
+                }
+                let nowait = wait ? UnsafeSQL("") : UnsafeSQL(" NOWAIT")  // one of two constant clauses
+                _ = try connection.query(
+                    """
+                    SELECT l.tenant_id FROM publish_locks l JOIN tenants t ON t.id = l.tenant_id
+                    WHERE l.purpose = 'apply' AND t.slug = ANY($1::text[])
+                    ORDER BY l.tenant_id
+                    FOR UPDATE OF l\(nowait)
+                    """, [names])
+                let result = try body(unit)
+                // Rows for the tenants the body created, for the applies after this one.
+                _ = try unit.asOperator().connection.execute(Self.addApplyRows, [names])
+                return result
+            }
+        } catch StoreError.busy {
+            throw StoreError.busy(Self.applyBusy(tenants))
+        }
+    }
+
+    private static let addApplyRows: SQL = """
+        INSERT INTO publish_locks (tenant_id, purpose)
+        SELECT id, 'apply' FROM tenants WHERE slug = ANY($1::text[])
+        ON CONFLICT (tenant_id, purpose) DO NOTHING
+        """
+
+    /// The turn of applies that create tenants (Herald's operator's alone: a tenant operator
+    /// creates none), until the transaction ends.
+    private static func takeCreatorsTurn(_ connection: Connection, wait: Bool) throws {
+        let key = AdvisoryLock.applyCreatingTenants.rawValue
+        if wait {
+            _ = try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [key])
+        } else if try !connection.query("SELECT pg_try_advisory_xact_lock($1::bigint) AS taken", [key])[0].decode("taken", as: Bool.self) {
+            throw StoreError.busy("")
+        }
+    }
+}
