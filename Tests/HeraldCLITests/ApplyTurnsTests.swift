@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldTestSupport
 import PostgresClient
 import Synchronization
@@ -143,6 +144,22 @@ import Testing
                 let active = try Self.active(database)
                 #expect(sets.contains { Set($0) == active }, "round \(round): \(active)")
             }
+        }
+    }
+
+    /// kill -9 after an apply wrote everything, before it committed: nothing of it stays,
+    /// and the tenant's turn is free again for the next apply.
+    @Test func anApplyKilledBeforeItsCommitLeavesNothingAndFreesTheTurn() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let herald = HeraldCLI(database: database)
+            try herald.succeed(["apply", "-f", "-"], stdin: Self.file(["a1", "a2"]))
+            let before = try HeraldFixtures.fingerprint(database)
+            let killed = try herald.crashing(at: .applyWritten).run(["apply", "-f", "-"], stdin: Self.file(["b1", "b2"], name: "Changed"))
+            #expect(killed.killedBy == SIGKILL, "\(killed)")
+            #expect(try HeraldFixtures.fingerprint(database) == before)
+            let again = try herald.run(["apply", "-f", "-", "--wait"], stdin: Self.file(["b1", "b2"], name: "Changed"))
+            #expect(again.status == 0, "\(again)")
+            #expect(try Self.active(database) == ["b1", "b2"])
         }
     }
 }

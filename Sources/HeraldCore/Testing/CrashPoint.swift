@@ -37,6 +37,10 @@ public enum CrashPoint {
         /// The manifest is written; the marker is not removed yet.
         case siteMarkerRemoval = "site.marker-removal"
 
+        // Campaigns as code (HeraldStore).
+        /// An apply's changes are written in its transaction, not yet committed.
+        case applyWritten = "apply.written"
+
         // Event ingest (HeraldStore), per batch.
         /// A batch is COPYed into staging inside its transaction, not yet stored.
         case ingestCopied = "ingest.copied"

@@ -38,6 +38,7 @@ extension HeraldDatabase {
                     FOR UPDATE OF l\(nowait)
                     """, [names])
                 let result = try body(unit)
+                CrashPoint.reached(.applyWritten)
                 // Rows for the tenants the body created, for the applies after this one.
                 _ = try unit.asOperator().connection.execute(Self.addApplyRows, [names])
                 return result
