@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import PostgresClient
+import Synchronization
 
 /// What one run of the built `herald` binary did.
 public struct CommandResult: Sendable, CustomStringConvertible {
@@ -70,8 +71,10 @@ public struct HeraldCLI: Sendable {
     }
 
     /// Runs `herald arguments…`; output goes through temp files (a full pipe would block).
+    /// `killAfter`: sends it SIGKILL that many seconds after it started, if it still runs
+    /// (a `kill -9` landing at a random instant).
     @discardableResult
-    public func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> CommandResult {
+    public func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil, killAfter: Double? = nil) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -99,7 +102,12 @@ public struct HeraldCLI: Sendable {
         process.standardError = err
         process.standardInput = input
         try process.run()
+        let pending = PendingKill(pid: process.processIdentifier)
+        if let killAfter {
+            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) { pending.fire() }
+        }
         process.waitUntilExit()
+        pending.cancel()
         return CommandResult(
             status: process.terminationStatus,
             killedBy: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
@@ -116,6 +124,18 @@ public struct HeraldCLI: Sendable {
         }
         return result
     }
+}
+
+/// A SIGKILL for a child, sent unless cancelled first (once the child was waited for, its
+/// pid may belong to another process).
+private final class PendingKill: Sendable {
+    let pid: pid_t
+    let cancelled = Mutex(false)
+
+    init(pid: pid_t) { self.pid = pid }
+
+    func fire() { cancelled.withLock { if !$0 { _ = kill(pid, SIGKILL) } } }
+    func cancel() { cancelled.withLock { $0 = true } }
 }
 
 public struct CLIRunnerError: Error, CustomStringConvertible {
