@@ -80,8 +80,9 @@ public final class EventIngestor {
         var rejections: [EventRejection] = []
         var staged: [StagedEvent] = []
         staged.reserveCapacity(records.count)
-        // An id repeated inside the batch counts once, at its first line.
-        var idsInBatch = Set<EventID>(minimumCapacity: records.count)
+        // An id repeated inside the batch counts once per tenant, at its first line: ids are
+        // each tenant's own (0017_event_ids_per_tenant.sql).
+        var idsInBatch = Set<TenantEventID>(minimumCapacity: records.count)
         var refreshed = false
         for record in records {
             switch record.event {
@@ -97,7 +98,7 @@ public final class EventIngestor {
                 }
                 switch outcome {
                 case .success(let ids):
-                    if idsInBatch.insert(event.id).inserted {
+                    if idsInBatch.insert(TenantEventID(tenant: ids.tenant, id: event.id)).inserted {
                         staged.append(StagedEvent(record: record, event: event, ids: ids))
                     } else {
                         counts.duplicate += 1
@@ -179,4 +180,10 @@ public final class EventIngestor {
     private static func rejection(_ record: EventRecord, _ reason: String) -> EventRejection {
         EventRejection(line: record.line, reason: reason, text: record.text)
     }
+}
+
+/// What makes an event the same event: its id within its tenant (event_ids' key).
+private struct TenantEventID: Hashable {
+    let tenant: Int64
+    let id: EventID
 }
