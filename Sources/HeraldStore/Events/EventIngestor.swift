@@ -98,8 +98,11 @@ public final class EventIngestor {
                 }
                 switch outcome {
                 case .success(let ids):
-                    if idsInBatch.insert(TenantEventID(tenant: ids.tenant, id: event.id)).inserted {
-                        staged.append(StagedEvent(record: record, event: event, ids: ids))
+                    let item = StagedEvent(record: record, event: event, ids: ids)
+                    if !EventClock.storable.contains(item.microseconds) {
+                        rejections.append(Self.rejection(record, Self.outsideStorableTimes(event.at)))
+                    } else if idsInBatch.insert(TenantEventID(tenant: ids.tenant, id: event.id)).inserted {
+                        staged.append(item)
                     } else {
                         counts.duplicate += 1
                     }
@@ -175,6 +178,11 @@ public final class EventIngestor {
         if fresh < staged {
             try connection.execute(Query.unstageStoredIDs.prepared)
         }
+    }
+
+    /// Why an event time outside `EventClock.storable` is refused (docs/events.md says the same).
+    private static func outsideStorableTimes(_ at: EventTime) -> String {
+        "at \"\(at.text.prefix(80))\" is outside the times Herald stores: from 2000-01-01T00:00:00Z to the end of 9999 (UTC)"
     }
 
     private static func rejection(_ record: EventRecord, _ reason: String) -> EventRejection {
