@@ -2,7 +2,7 @@
 -- Every statement run per batch is prepared once per connection.
 
 -- name: create-event-staging
--- The batch as COPYed (ids unique inside it): private to the connection, made once per
+-- The batch as COPYed (each tenant's ids unique inside it): private to the connection, made once per
 -- connection and emptied by every commit (StagedEvent writes its rows in this column order).
 CREATE TEMP TABLE IF NOT EXISTS event_staging (
     event_id     uuid NOT NULL,
@@ -19,7 +19,7 @@ CREATE TEMP TABLE IF NOT EXISTS event_staging (
 ) ON COMMIT DELETE ROWS;
 
 -- name: create-fresh-ids
-CREATE TEMP TABLE IF NOT EXISTS fresh_ids (event_id uuid) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS fresh_ids (tenant_id bigint, event_id uuid) ON COMMIT DELETE ROWS;
 
 -- name: create-batch-campaign-totals
 -- What storing the batch adds to campaign_rollup, until add-to-rollups adds it.
@@ -52,26 +52,28 @@ SELECT pruned_before - date '1970-01-01' AS days_since_1970 FROM event_retention
 
 -- name: insert-all-ids
 -- Usually every id of a batch is new: a plain insert says so at half the cost of an upsert.
--- The first id already stored (or being stored beside us: the insert waits for that
--- transaction) fails it, and store-new-ids then sorts new from old.
-INSERT INTO event_ids (event_id) SELECT event_id FROM event_staging ORDER BY event_id;
+-- The first id already stored for its tenant (or being stored beside us: the insert waits
+-- for that transaction) fails it, and store-new-ids then sorts new from old. Ids are a
+-- tenant's own (0017): another tenant's event with the same id is another event.
+INSERT INTO event_ids (tenant_id, event_id) SELECT tenant_id, event_id FROM event_staging ORDER BY tenant_id, event_id;
 
 -- name: store-new-ids
--- The ids never stored before (another batch storing the same id at the same time makes
--- this one wait for it, then skip it), kept in fresh_ids; how many there were.
+-- The ids never stored before for their tenant (another batch storing the same one at the
+-- same time makes this one wait for it, then skip it), kept in fresh_ids; how many there were.
 WITH fresh AS (
-    INSERT INTO event_ids (event_id)
-    SELECT event_id FROM event_staging ORDER BY event_id
-    ON CONFLICT (event_id) DO NOTHING
-    RETURNING event_id
+    INSERT INTO event_ids (tenant_id, event_id)
+    SELECT tenant_id, event_id FROM event_staging ORDER BY tenant_id, event_id
+    ON CONFLICT (tenant_id, event_id) DO NOTHING
+    RETURNING tenant_id, event_id
 ), kept AS (
-    INSERT INTO fresh_ids SELECT event_id FROM fresh
+    INSERT INTO fresh_ids SELECT tenant_id, event_id FROM fresh
 )
 SELECT count(*) AS fresh FROM fresh;
 
 -- name: unstage-stored-ids
 -- Leaves in the staging table only the events whose id store-new-ids found new.
-DELETE FROM event_staging s WHERE NOT EXISTS (SELECT FROM fresh_ids f WHERE f.event_id = s.event_id);
+DELETE FROM event_staging s
+WHERE NOT EXISTS (SELECT FROM fresh_ids f WHERE f.tenant_id = s.tenant_id AND f.event_id = s.event_id);
 
 -- name: store-events
 -- The new events (what is left in the staging table) into the history, the per-device summary and the

@@ -21,9 +21,12 @@ public enum HeraldFixtures {
     }
 
     /// A database owned by a fresh login that is not a superuser (CREATEROLE, as the README
-    /// asks of Herald's user), migrated by that login: the body gets its configuration and
-    /// name. Dropped afterwards, with the login.
-    public static func withMigratedDatabaseOwnedByALogin<T>(_ body: (ConnectionConfiguration, String) throws -> T) throws -> T {
+    /// asks of Herald's user), migrated by that login (through `migrations`: an upgrade test
+    /// stops before the one it tests): the body gets its configuration and name. Dropped
+    /// afterwards, with the login.
+    public static func withMigratedDatabaseOwnedByALogin<T>(
+        migrations: [Migration] = Migration.bundled, _ body: (ConnectionConfiguration, String) throws -> T
+    ) throws -> T {
         let server = try PostgresTestServer.shared()
         let owner = "owner_\(UInt32.random(in: 0...UInt32.max))"
         let admin = try Connection(configuration: server.configuration(database: "postgres"))
@@ -34,7 +37,7 @@ public enum HeraldFixtures {
         try admin.execute("CREATE DATABASE \(name) OWNER \(name)")
         defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
         let configuration = server.server.configuration(database: owner, user: owner)
-        try Migrator().migrate(try Connection(configuration: configuration))
+        try Migrator(migrations: migrations).migrate(try Connection(configuration: configuration))
         return try body(configuration, owner)
     }
 

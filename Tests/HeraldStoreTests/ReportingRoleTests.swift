@@ -79,7 +79,7 @@ import Testing
             // No writes, through the views or around them.
             for statement: SQL in [
                 "DELETE FROM reporting.campaign_summary", "UPDATE reporting.campaign_daily SET events = 0",
-                "INSERT INTO reporting.app_summary (tenant) VALUES ('x')", "INSERT INTO public.event_ids VALUES (gen_random_uuid())",
+                "INSERT INTO reporting.app_summary (tenant) VALUES ('x')", "INSERT INTO public.event_ids (tenant_id, event_id) VALUES (1, gen_random_uuid())",
                 "UPDATE public.campaign_rollup SET clicks = 0", "DELETE FROM public.delivery_events",
                 "TRUNCATE public.campaign_rollup",
             ] {

@@ -16,7 +16,7 @@ public struct DeliveryEvent: Equatable, Sendable {
     public let tenant: Slug
     public let app: Slug
     public let campaign: Slug
-    /// Opaque device id: 1 to 128 characters.
+    /// Opaque device id: 1 to 128 characters (Unicode code points, as PostgreSQL counts them).
     public let device: String
     public let kind: EventKind
     /// ISO 8601 with a zone, exactly as given (PostgreSQL reads it as timestamptz).
@@ -61,8 +61,7 @@ public struct DeliveryEvent: Equatable, Sendable {
         campaign = try slug(3)
         device = try required(4)
         guard !device.isEmpty else { throw EventProblem("device is empty") }
-        // At most 128 characters: no more bytes than that means no more characters either.
-        guard device.utf8.count <= 128 || device.count <= 128 else { throw EventProblem("device is longer than 128 characters") }
+        guard Self.fits(device, 128) else { throw EventProblem("device is longer than 128 characters (Unicode code points)") }
         let kindText = try required(5)
         guard let kind = EventKind(rawValue: kindText) else {
             throw EventProblem("kind \"\(kindText.prefix(80))\" is not one of \(EventKind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -80,16 +79,24 @@ public struct DeliveryEvent: Equatable, Sendable {
             throw EventProblem("locale \"\(localeText.prefix(80))\" is not a locale tag (like en, de, pt-BR)")
         }
         appVersion = try required(8)
-        guard !appVersion.isEmpty, appVersion.utf8.count <= 64 || appVersion.count <= 64 else {
-            throw EventProblem("app_version must have 1 to 64 characters")
+        guard !appVersion.isEmpty, Self.fits(appVersion, 64) else {
+            throw EventProblem("app_version must have 1 to 64 characters (Unicode code points)")
         }
         if let value = fields[9], !value.isEmpty {
             guard !value.utf8.contains(0) else { throw EventProblem("os_version contains a NUL character") }
-            guard value.utf8.count <= 64 || value.count <= 64 else { throw EventProblem("os_version is longer than 64 characters") }
+            guard Self.fits(value, 64) else { throw EventProblem("os_version is longer than 64 characters (Unicode code points)") }
             osVersion = value
         } else {
             osVersion = nil
         }
+    }
+
+    /// Whether `text` has at most `limit` characters as the database counts them: its
+    /// `length()` counts code points (0009_delivery_events.sql's CHECKs), not the grapheme
+    /// clusters of `String.count` ("e" and a combining accent are one of those, two code
+    /// points). No more bytes than the limit means no more code points either.
+    static func fits(_ text: String, _ limit: Int) -> Bool {
+        text.utf8.count <= limit || text.unicodeScalars.count <= limit
     }
 
     /// The id as lowercase UUID text.

@@ -9,6 +9,14 @@ enum EventClock {
     static let postgresEpoch = UTCDay(daysSince1970: 10_957)
     static let microsecondsPerDay: Int64 = 86_400_000_000
 
+    /// The event times Herald stores, in microseconds since 2000: 2000-01-01T00:00:00Z up to the
+    /// end of 9999 (UTC), as stored (after rounding to the microsecond). A later time, such as
+    /// 9999-12-31T23:59:59-14:00, would make a month partition named with a five-digit year,
+    /// which `herald events prune` never drops and no day given to Herald can name; an earlier
+    /// one is a device clock gone wrong (1970 is a reset clock). 2000-01-01 to 10000-01-01 is
+    /// twenty 400-year cycles of 146,097 days.
+    static let storable: Range<Int64> = 0..<(20 * 146_097 * microsecondsPerDay)
+
     /// `time` as timestamptz holds it. A fraction is rounded to the microsecond as
     /// PostgreSQL's own input does: rint of the fraction (read as a double) × 10⁶.
     static func microsecondsSince2000(_ time: EventTime) -> Int64 {

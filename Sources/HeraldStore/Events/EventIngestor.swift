@@ -80,8 +80,9 @@ public final class EventIngestor {
         var rejections: [EventRejection] = []
         var staged: [StagedEvent] = []
         staged.reserveCapacity(records.count)
-        // An id repeated inside the batch counts once, at its first line.
-        var idsInBatch = Set<EventID>(minimumCapacity: records.count)
+        // An id repeated inside the batch counts once per tenant, at its first line: ids are
+        // each tenant's own (0017_event_ids_per_tenant.sql).
+        var idsInBatch = Set<TenantEventID>(minimumCapacity: records.count)
         var refreshed = false
         for record in records {
             switch record.event {
@@ -97,8 +98,11 @@ public final class EventIngestor {
                 }
                 switch outcome {
                 case .success(let ids):
-                    if idsInBatch.insert(event.id).inserted {
-                        staged.append(StagedEvent(record: record, event: event, ids: ids))
+                    let item = StagedEvent(record: record, event: event, ids: ids)
+                    if !EventClock.storable.contains(item.microseconds) {
+                        rejections.append(Self.rejection(record, Self.outsideStorableTimes(event.at)))
+                    } else if idsInBatch.insert(TenantEventID(tenant: ids.tenant, id: event.id)).inserted {
+                        staged.append(item)
                     } else {
                         counts.duplicate += 1
                     }
@@ -176,7 +180,18 @@ public final class EventIngestor {
         }
     }
 
+    /// Why an event time outside `EventClock.storable` is refused (docs/events.md says the same).
+    private static func outsideStorableTimes(_ at: EventTime) -> String {
+        "at \"\(at.text.prefix(80))\" is outside the times Herald stores: from 2000-01-01T00:00:00Z to the end of 9999 (UTC)"
+    }
+
     private static func rejection(_ record: EventRecord, _ reason: String) -> EventRejection {
         EventRejection(line: record.line, reason: reason, text: record.text)
     }
+}
+
+/// What makes an event the same event: its id within its tenant (event_ids' key).
+private struct TenantEventID: Hashable {
+    let tenant: Int64
+    let id: EventID
 }
