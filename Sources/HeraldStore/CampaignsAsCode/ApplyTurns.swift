@@ -16,8 +16,6 @@ extension HeraldDatabase {
     /// `StoreError.busy(applyBusy)` at once when another apply holds one of them.
     public func transaction<T>(applyingTo tenants: [Slug], wait: Bool, _ body: (UnitOfWork) throws -> T) throws -> T {
         let names = Set(tenants.map(\.rawValue)).sorted()
-        // The rows first, committed, so that taking the turn never waits on someone's insert.
-        try asOperator { session in _ = try session.connection.execute(Self.addApplyRows, [names]) }
         do {
             return try transaction { unit in
                 let session = try unit.asOperator()
@@ -27,8 +25,10 @@ extension HeraldDatabase {
                     // A tenant the file creates has no row to lock yet: its creators take turns
                     // on one key instead, and whoever comes second finds the tenant made.
                     try Self.takeCreatorsTurn(connection, wait: wait)
-                    _ = try connection.execute(Self.addApplyRows, [names])
                 }
+                // Tenants made before 0018 (or outside Herald) have no row yet: added here, in
+                // this transaction, so a dry run still leaves nothing behind.
+                _ = try connection.execute(Self.addApplyRows, [names])
                 let nowait = wait ? UnsafeSQL("") : UnsafeSQL(" NOWAIT")  // one of two constant clauses
                 _ = try connection.query(
                     """
@@ -39,8 +39,6 @@ extension HeraldDatabase {
                     """, [names])
                 let result = try body(unit)
                 CrashPoint.reached(.applyWritten)
-                // Rows for the tenants the body created, for the applies after this one.
-                _ = try unit.asOperator().connection.execute(Self.addApplyRows, [names])
                 return result
             }
         } catch StoreError.busy {

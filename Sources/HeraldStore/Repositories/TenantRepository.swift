@@ -18,7 +18,11 @@ public struct TenantRepository {
         let rows = try connection.query(
             "INSERT INTO tenants (slug, name) VALUES ($1, $2) RETURNING id, slug, name, created_at",
             [slug.rawValue, name])
-        return try Self.decode(rows)[0]
+        let tenant = try Self.decode(rows)[0]
+        // Its publish and apply locks (0016, 0018), so that taking one never inserts it first.
+        try connection.execute(
+            "INSERT INTO publish_locks (tenant_id, purpose) VALUES ($1, 'publish'), ($1, 'apply') ON CONFLICT DO NOTHING", [tenant.id])
+        return tenant
     }
 
     public func list() throws -> [TenantRecord] {
