@@ -359,6 +359,7 @@ public struct PublishJob {
                 }
             }
             outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous)
+            timer.mark("write (\(outcome.written.count) written)")
             try storing?.wait()
         } catch let error as StoreError {
             // The database failed (the blob store's connection), not the folder: say that.
@@ -376,7 +377,7 @@ public struct PublishJob {
             }
             throw PublishJobError.cannotWriteSite(out: out, reason: error)
         }
-        timer.mark("write (\(outcome.written.count) written)")
+        timer.mark("store contents")
         // Keep the manifest too (by app; file contents are stored above) so any run can be restored.
         let packed = outcome.archive ?? ManifestArchive.pack(outcome.manifest)
         let manifestDigest = packed.indexDigest  // also written into the manifest's header

@@ -15,6 +15,9 @@ final class SiteDirectories {
     let root: Int32
     /// Folder (relative path) → its descriptor.
     private var opened: [String: Int32] = [:]
+    /// The folder looked up last (files of one folder come one after another: no hashing then).
+    /// Folders are never closed while a pass runs: one renamed or removed meanwhile is not looked up again.
+    private var last: (relative: String, descriptor: Int32)?
 
     init(root: Int32, rootPath: String) {
         self.root = root
@@ -32,42 +35,48 @@ final class SiteDirectories {
         case missing(depth: Int)
     }
 
-    /// The folder `segments` below the root; a symlink, or anything else than a folder, where
-    /// one of them should be refuses the run.
-    func folder<Segments: Collection>(_ segments: Segments) throws -> Lookup where Segments.Element: StringProtocol {
-        var descriptor = root
-        var relative = ""
-        for (depth, segment) in segments.enumerated() {
-            relative += depth == 0 ? String(segment) : "/" + segment
-            if let known = opened[relative] {
-                descriptor = known
-                continue
-            }
-            let next = openat(descriptor, String(segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard next >= 0 else {
-                let failure = errno
-                if failure == ENOENT { return .missing(depth: depth) }
-                throw Self.refusal(rootPath + "/" + relative, failure)
-            }
-            opened[relative] = next
-            descriptor = next
+    /// The folder `relative` (`a/b/c`, "" for the root) below the root; a symlink, or anything
+    /// else than a folder, where one of its folders should be refuses the run. Looked up
+    /// whole first: files of one folder come one after another.
+    func folder(_ relative: Substring) throws -> Lookup {
+        if relative.isEmpty { return .found(root) }
+        if let last, last.relative == relative { return .found(last.descriptor) }
+        if let known = opened[String(relative)] {
+            last = (String(relative), known)
+            return .found(known)
         }
+        var descriptor = root
+        var depth = 0
+        var end = relative.startIndex
+        while end < relative.endIndex {
+            let start = depth == 0 ? end : relative.index(after: end)
+            end = relative[start...].firstIndex(of: "/") ?? relative.endIndex
+            let prefix = String(relative[..<end])
+            if let known = opened[prefix] {
+                descriptor = known
+            } else {
+                let next = openat(descriptor, String(relative[start..<end]), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard next >= 0 else {
+                    let failure = errno
+                    if failure == ENOENT { return .missing(depth: depth) }
+                    throw Self.refusal(rootPath + "/" + prefix, failure)
+                }
+                opened[prefix] = next
+                descriptor = next
+            }
+            depth += 1
+        }
+        last = (String(relative), descriptor)
         return .found(descriptor)
     }
 
-    /// The folder `segments`, which must exist.
-    func existing<Segments: Collection>(_ segments: Segments) throws -> Int32 where Segments.Element: StringProtocol {
-        switch try folder(segments) {
+    /// The folder `relative`, which must exist.
+    func existing(_ relative: Substring) throws -> Int32 {
+        switch try folder(relative) {
         case .found(let descriptor): return descriptor
         case .missing:
-            let path = rootPath + "/" + segments.map { String($0) }.joined(separator: "/")
-            throw SiteWriter.WriteError(description: "cannot write into \(path): \(String(cString: strerror(ENOENT)))")
+            throw SiteWriter.WriteError(description: "cannot write into \(rootPath)/\(relative): \(String(cString: strerror(ENOENT)))")
         }
-    }
-
-    /// Forgets a folder (renamed or removed by the run), so it is opened again if needed.
-    func forget(_ relative: String) {
-        if let descriptor = opened.removeValue(forKey: relative) { close(descriptor) }
     }
 
     /// Why a folder cannot be opened: a symlink or a file in the way is refused as such.
