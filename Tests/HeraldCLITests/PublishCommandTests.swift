@@ -314,6 +314,31 @@ import Testing
         }
     }
 
+    /// A symlink put where a locale folder was: the run is refused with 73 and names the
+    /// folder; nothing is written where the symlink points.
+    @Test func aSymlinkBelowTheFolderRefusesTheRunWith73() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let admin = try Connection(configuration: database)
+                try LargeSiteFixture.populate(admin, apps: 2, campaignsPerApp: 4)
+                let herald = HeraldCLI(database: database)
+                let out = root.appendingPathComponent("site")
+                let publish = ["publish", "--out", out.path, "--at", "2026-06-01T00:00:00Z"]
+                try herald.succeed(publish)
+                let victim = root.appendingPathComponent("victim")
+                try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+                let locale = out.appendingPathComponent("bench/app-1/en")
+                try FileManager.default.removeItem(at: locale)
+                try FileManager.default.createSymbolicLink(at: locale, withDestinationURL: victim)
+                try admin.execute("UPDATE alert_contents SET title = title || ' (new)'")
+                let refused = try herald.run(publish)
+                #expect(refused.status == 73, "\(refused)")
+                #expect(refused.stderr.contains("bench/app-1/en: it is a symlink or not a folder"), "\(refused)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: victim.path).isEmpty)
+            }
+        }
+    }
+
     @Test func aSecondPublishExits75OrWaits() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in

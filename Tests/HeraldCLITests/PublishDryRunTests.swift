@@ -42,6 +42,35 @@ import Testing
     }
 }
 
+/// `publish --dry-run` into a folder whose manifest a real run refuses (forged: it names a path
+/// Herald could not have written) refuses too, with the real run's message and exit code — not
+/// a plan for a fresh folder, which no run would carry out.
+@Suite struct PublishDryRunRefusalTests {
+    @Test func aRefusedManifestIsRefusedByTheDryRunAsByTheRun() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme", "HERALD_APP": "weather"])
+                try herald.succeed(["apply", "-f", EventsCommandTests.example.path])
+                let site = root.appendingPathComponent("site")
+                try herald.succeed(["publish", "--out", site.path])
+                try herald.succeed(["campaign", "update", "welcome", "--title", "Welcome back"])
+                let manifest = site.appendingPathComponent(".herald-manifest")
+                let forged = try String(contentsOf: manifest, encoding: .utf8) + "- acme/weather/../../../victim/precious.txt\n"
+                try Data(forged.utf8).write(to: manifest)
+
+                let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
+                let real = try herald.run(["publish", "--out", site.path])
+                #expect(real.status == 73, "\(real)")
+                #expect(real.stderr.contains("refusing \(site.path)/.herald-manifest: line"), "\(real)")
+                #expect(dryRun.status == real.status, "\(dryRun)")
+                #expect(dryRun.stderr == real.stderr, "\(dryRun)")
+                #expect(!dryRun.stdout.contains("would write"), "\(dryRun)")
+                #expect(try String(contentsOf: manifest, encoding: .utf8) == forged)
+            }
+        }
+    }
+}
+
 /// `apply --dry-run` shows each changed value, old and new, as the campaigns file writes it.
 @Suite struct ApplyDryRunTests {
     @Test func dryRunShowsOldAndNewValues() throws {

@@ -13,6 +13,8 @@ import Testing
 @Suite struct AdversarialSiteTests {
     struct Trick {
         let name: String
+        /// Planted after the run looked at the folder and planned, before it writes (a race).
+        var midRun = false
         let plant: (_ site: URL, _ victim: URL) throws -> Void
     }
 
@@ -25,6 +27,8 @@ import Testing
             file(.viewFile(tenant: tenant, app: app, locale: locale, campaign: try Slug("sale"), view: try Slug("main")), changed ? "<p>2</p>" : "<p>1</p>"),
         ]
         if story { files.append(file(.storyFile(tenant: tenant, app: app, locale: locale, campaign: try Slug("tour")), "{}\n")) }
+        // The changed run also makes a new folder (views/fresh).
+        if changed { files.append(file(.viewFile(tenant: tenant, app: app, locale: locale, campaign: try Slug("fresh"), view: try Slug("main")), "<p>new</p>")) }
         return files
     }
 
@@ -94,6 +98,11 @@ import Testing
                 try link(site, path, to: victim.appendingPathComponent((path as NSString).lastPathComponent))
             })
         }
+        // Writes walk down by descriptor: a folder swapped for a symlink while the run writes
+        // (after it planned) is refused there, never written, created or renamed through.
+        for folder in ["acme", "acme/weather", "acme/weather/en", "acme/weather/en/views", "acme/weather/en/views/sale"] {
+            tricks.append(Trick(name: "symlinked folder \(folder), planted mid-run", midRun: true) { site, victim in try link(site, folder, to: victim) })
+        }
         tricks.append(Trick(name: "new folder's hidden name taken by a symlink") { site, victim in
             try link(site, "acme/weather/en/views/.fresh.herald-\(getpid())", to: victim, replacing: false)
         })
@@ -136,9 +145,19 @@ import Testing
             let writer = SiteWriter(root: site)
             try writer.sync(try files(changed: false, story: true))
             let before = try contents(victim)
-            try trick.plant(site, victim)
-            let planted = try contents(victim)
-            _ = try? writer.sync(try files(changed: true, story: false))  // refused or done: either may hold
+            let planted: [String: String]
+            if trick.midRun {
+                let folder = SiteFolder(rootPath: site.standardizedFileURL.path)
+                let changed = try files(changed: true, story: false)
+                let plan = SitePlan(files: changed, found: try folder.find(changed), previous: folder.readManifest(), unfinished: nil, scope: nil)
+                try trick.plant(site, victim)
+                planted = try contents(victim)
+                _ = try? folder.carryOut(plan)
+            } else {
+                try trick.plant(site, victim)
+                planted = try contents(victim)
+                _ = try? writer.sync(try files(changed: true, story: false))  // refused or done: either may hold
+            }
             _ = try? writer.sync(try files(changed: false, story: false))
             let outside = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
             held = try contents(victim) == planted && planted.filter { before[$0.key] != nil } == before

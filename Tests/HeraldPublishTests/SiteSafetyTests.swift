@@ -142,6 +142,44 @@ import Testing
         }
     }
 
+    /// Writes walk down by descriptor too: a symlink swapped in for a folder after the plan was
+    /// made (a race) refuses the run at that folder; nothing is created, written or renamed
+    /// through it. `acme/weather`: the new `de` folder's parent and the path of `en`'s files;
+    /// `acme/weather/en`: the folder of a changed control.json.
+    @Test(arguments: ["acme/weather", "acme/weather/en"])
+    func writesNeverFollowASymlinkPlantedAfterThePlan(_ swapped: String) throws {
+        try withSiteAndVictim { site, victim in
+            try SiteWriter(root: site).sync([try control(), try story("tour")])
+            let folder = SiteFolder(rootPath: site.standardizedFileURL.path)
+            let files = [try control("en", "{\"a\": {}}\n"), try story("tour"), try control("de"), try story("tour", "de")]
+            let plan = SitePlan(files: files, found: try folder.find(files), previous: folder.readManifest(), unfinished: nil, scope: nil)
+            #expect(plan.newFolders.map(\.folder) == [site.standardizedFileURL.path + "/acme/weather/de"])
+            #expect(plan.replace.map(\.file.path.description) == ["acme/weather/en/control.json"])
+            let moved = root(of: site).appendingPathComponent("moved")
+            try FileManager.default.moveItem(at: site.appendingPathComponent(swapped), to: moved)
+            try FileManager.default.createSymbolicLink(at: site.appendingPathComponent(swapped), withDestinationURL: victim)
+            let refusal = #expect(throws: SiteWriter.WriteError.self) { try folder.carryOut(plan) }
+            #expect(refusal?.description.contains("it is a symlink or not a folder") == true, "\(String(describing: refusal))")
+            #expect(victimIsWhole(victim), "\((try? FileManager.default.contentsOfDirectory(atPath: victim.path)) ?? [])")
+        }
+    }
+
+    /// The folder holding `site` (where a test puts what it moves out of the way).
+    func root(of site: URL) -> URL { site.deletingLastPathComponent() }
+
+    /// A symlink where a new folder would go, planted before the run: refused, nothing written
+    /// through it, and the run says why.
+    @Test func aSymlinkWhereANewFolderGoesIsRefused() throws {
+        try withSiteAndVictim { site, victim in
+            let writer = SiteWriter(root: site)
+            try writer.sync([try control()])
+            try FileManager.default.createSymbolicLink(at: site.appendingPathComponent("acme/weather/de"), withDestinationURL: victim)
+            let refusal = #expect(throws: SiteWriter.WriteError.self) { try writer.sync([try control(), try control("de"), try story("tour", "de")]) }
+            #expect(refusal?.description.contains("acme/weather/de: it is a symlink or not a folder") == true, "\(String(describing: refusal))")
+            #expect(victimIsWhole(victim))
+        }
+    }
+
     /// A symlink at a file's own place is not Herald's file: left alone, its target too.
     @Test func aSymlinkInPlaceOfAPublishedFileIsLeftAlone() throws {
         try withSiteAndVictim { site, victim in

@@ -27,6 +27,18 @@ public enum Excerpt {
 
     /// Up to `limit` characters of `value` with the invisible ones escaped, and whether it was cut.
     static func visible(_ value: String, limit: Int) -> (String, Bool) {
+        // Most text has nothing to escape and fits: it is returned as it is, not rebuilt
+        // scalar by scalar (publish prints thousands of warnings through here).
+        var scalars = 0
+        var plain = true
+        for scalar in value.unicodeScalars {
+            scalars += 1
+            if scalars > limit || isInvisible(scalar) {
+                plain = false
+                break
+            }
+        }
+        if plain { return (value, false) }
         var shown = ""
         var count = 0
         for scalar in value.unicodeScalars {

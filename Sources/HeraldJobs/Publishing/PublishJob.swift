@@ -210,7 +210,7 @@ public struct PublishJob {
         let files = folder.local(site.files)
         let apps = plan.tenants.reduce(0) { $0 + $1.apps.count }
         if dryRun {
-            let (outcome, changes) = preview(files, in: folder, scope: PublishScope(tenant: tenant, app: app))
+            let (outcome, changes) = try preview(files, in: folder, scope: PublishScope(tenant: tenant, app: app))
             return Result(runID: nil, outcome: folder.sitePaths(outcome), warnings: site.warnings, apps: apps, changes: changes)
         }
         // What the run is recorded as managing (all, a tenant, an app), and what it rewrites.
@@ -359,6 +359,7 @@ public struct PublishJob {
                 }
             }
             outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous)
+            timer.mark("write (\(outcome.written.count) written)")
             try storing?.wait()
         } catch let error as StoreError {
             // The database failed (the blob store's connection), not the folder: say that.
@@ -376,7 +377,7 @@ public struct PublishJob {
             }
             throw PublishJobError.cannotWriteSite(out: out, reason: error)
         }
-        timer.mark("write (\(outcome.written.count) written)")
+        timer.mark("store contents")
         // Keep the manifest too (by app; file contents are stored above) so any run can be restored.
         let packed = outcome.archive ?? ManifestArchive.pack(outcome.manifest)
         let manifestDigest = packed.indexDigest  // also written into the manifest's header
@@ -394,7 +395,15 @@ public struct PublishJob {
 
     /// What a publish would change in `folder`, without writing: each file compared with what
     /// is on disk, and the files Herald published there before, in `scope`, that it would remove.
-    private func preview(_ files: [SiteFile], in folder: Folder, scope: PublishScope) -> (SiteWriter.Outcome, [FileChange]) {
+    /// A manifest (or marker) a real run would refuse is refused here too, with the same error:
+    /// read as empty, it would show a plan for a fresh folder that no run would carry out.
+    private func preview(_ files: [SiteFile], in folder: Folder, scope: PublishScope) throws -> (SiteWriter.Outcome, [FileChange]) {
+        let manifest: SiteManifest
+        do {
+            manifest = try SiteWriter(root: folder.root).checkedManifest()
+        } catch {
+            throw PublishJobError.cannotWriteSite(out: out, reason: error)
+        }
         var outcome = SiteWriter.Outcome()
         var changes: [FileChange] = []
         func onDisk(_ path: String) -> [UInt8]? {
@@ -412,7 +421,7 @@ public struct PublishJob {
         }
         let published = Set(files.map(\.path.description))
         let folders = folder.folders(of: scope)
-        for path in SiteWriter(root: folder.root).readManifest().files.keys.sorted() where !published.contains(path) {
+        for path in manifest.files.keys.sorted() where !published.contains(path) {
             let segments = path.split(separator: "/").map(String.init)
             guard folders.map({ $0.contains { Array(segments.prefix($0.count)) == $0 } }) ?? true else { continue }
             outcome.removed.append(path)

@@ -84,3 +84,21 @@ enum BannerLogic {
         a.contains { x in b.contains { y in x == nil || y == nil || x == y } }
     }
 }
+
+/// `BannerLogic.implies` between two banners of one app, each pair proven once.
+struct BannerProofs {
+    private struct Pair: Hashable {
+        let lower: Slug
+        let higher: Slug
+    }
+
+    private var proven: [Pair: Bool] = [:]
+
+    mutating func implies(_ lower: CampaignSpec, _ higher: CampaignSpec) -> Bool {
+        let pair = Pair(lower: lower.key, higher: higher.key)
+        if let known = proven[pair] { return known }
+        let answer = BannerLogic.implies(lower.conditions, higher.conditions)
+        proven[pair] = answer
+        return answer
+    }
+}

@@ -44,6 +44,7 @@ public enum CopyLint {
     /// Findings for every locale's content of `campaigns` (all of them by default).
     public static func findings(tenant: Slug, app: AppSpec, campaigns: [CampaignSpec]? = nil) -> [CopyFinding] {
         var found: [CopyFinding] = []
+        let appName = app.name.trimmingCharacters(in: .whitespaces)  // once, not once per text
         for campaign in (campaigns ?? app.campaigns).sorted(by: { $0.key < $1.key }) {
             for (locale, content) in campaign.content.sorted(by: { $0.key < $1.key }) {
                 func add(_ field: String, _ rule: Rule, _ message: String) {
@@ -52,7 +53,7 @@ public enum CopyLint {
                             tenant: tenant, app: app.slug, campaign: campaign.key, locale: locale, field: field, rule: rule,
                             message: message))
                 }
-                let check = Checker(appName: app.name, locale: locale, add: add)
+                let check = Checker(appName: appName, locale: locale, add: add)
                 switch content {
                 case .banner:
                     continue  // banner views are the author's own HTML, drawn by the app
@@ -119,6 +120,7 @@ public enum CopyLint {
     ]
 
     private struct Checker {
+        /// Trimmed of spaces.
         let appName: String
         let locale: LocaleTag
         let add: (String, Rule, String) -> Void
@@ -133,7 +135,7 @@ public enum CopyLint {
         }
 
         func namesApp(_ text: String, _ field: String, inApp: Bool) {
-            let name = appName.trimmingCharacters(in: .whitespaces)
+            let name = appName
             guard name.count >= 2, let range = wordRange(of: name, in: text) else { return }
             let why =
                 inApp
@@ -142,11 +144,32 @@ public enum CopyLint {
         }
 
         func pressInstruction(_ text: String, _ field: String) {
-            let words = text.lowercased().split { !$0.isLetter }
-            guard let word = words.first(where: { CopyLint.pressWords.contains(String($0)) }) else { return }
+            guard let word = Self.firstPressWord(in: text) else { return }
             add(
                 field, .pressInstruction,
                 "tells people what to press (\(quote(String(word)))): say what the message is about; the buttons speak for themselves")
+        }
+
+        /// The first word of `text`, lowercased, that tells people what to press. ASCII text
+        /// (most copy) is read byte by byte, with the same words: letters are A-Z and a-z there.
+        static func firstPressWord(in text: String) -> String? {
+            guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return text.lowercased().split { !$0.isLetter }.first { CopyLint.pressWords.contains(String($0)) }.map(String.init)
+            }
+            var word: [UInt8] = []
+            for byte in text.utf8 + [UInt8(ascii: " ")] {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): word.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
+                default:
+                    if !word.isEmpty {
+                        let found = String(decoding: word, as: UTF8.self)
+                        if CopyLint.pressWords.contains(found) { return found }
+                        word.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            return nil
         }
 
         func button(_ label: String, _ field: String) {

@@ -4,10 +4,15 @@ import HeraldCore
 /// Warnings about campaigns that would not behave as their author expects on devices, each
 /// with what devices do (docs/clients.md has the client code behind every one).
 enum Lint {
-    static func warnings(app: AppSpec, tenant: TenantSpec, live: [CampaignSpec], published: Set<Slug>, at: Date) -> [String] {
+    /// `leftOut`: the banners each locale leaves out (`PublishSelection.bannersLeftOut`), when
+    /// the caller has them already.
+    static func warnings(
+        app: AppSpec, tenant: TenantSpec, live: [CampaignSpec], published: Set<Slug>, at: Date,
+        leftOut: [LocaleTag: [Slug: CampaignSpec]]? = nil
+    ) -> [String] {
         let where_ = "\(tenant.slug)/\(app.slug)"
         var warnings: [String] = []
-        warnings += bannerPriorityWarnings(app: app, live: live, where_: where_)
+        warnings += bannerPriorityWarnings(app: app, live: live, where_: where_, leftOut: leftOut)
         for campaign in live where campaign.kind == .banner {
             warnings += bannerConditionWarnings(campaign, at: at, where_: where_)
         }
@@ -46,14 +51,16 @@ enum Lint {
     /// device: Notable shows one banner per launch, the first eligible one it meets in an
     /// unordered dictionary, so neither file order nor priority decides between them. Pairs
     /// are named one by one; a larger group of banners that overlap is named once.
-    static func bannerPriorityWarnings(app: AppSpec, live: [CampaignSpec], where_: String) -> [String] {
+    static func bannerPriorityWarnings(
+        app: AppSpec, live: [CampaignSpec], where_: String, leftOut known: [LocaleTag: [Slug: CampaignSpec]]? = nil
+    ) -> [String] {
         var leftOut: [String: (winner: CampaignSpec, locales: [LocaleTag])] = [:]
         var groups: [[Slug]: (banners: [CampaignSpec], locales: [LocaleTag])] = [:]
         let liveBanners = live.filter { $0.kind == .banner }
         // Each banner's Wi-Fi demands once, not once per pair.
         let demands = Dictionary(uniqueKeysWithValues: liveBanners.map { ($0.key, BannerLogic.wifiDemands($0.conditions)) })
         for locale in app.locales {
-            let out = PublishSelection.bannersLeftOut(live, for: locale, in: app)
+            let out = known?[locale] ?? PublishSelection.bannersLeftOut(live, for: locale, in: app)
             for (key, winner) in out {
                 leftOut[key.rawValue, default: (winner, [])].locales.append(locale)
             }

@@ -29,13 +29,23 @@ extension PublishSelection {
     /// dictionary order; without the lower one, every such device shows the higher one, as
     /// priority says, and no device loses a banner it could have seen.
     public static func bannersLeftOut(_ live: [CampaignSpec], for locale: LocaleTag, in app: AppSpec) -> [Slug: CampaignSpec] {
-        let banners = live.filter { $0.kind == .banner && content(of: $0, for: locale, in: app) != nil }
-        guard let first = banners.first, banners.contains(where: { $0.priority != first.priority }) else { return [:] }
-        let byPriority = banners.sorted { ($0.priority, $1.key) > ($1.priority, $0.key) }
+        var proofs = BannerProofs()
+        return bannersLeftOut(live, for: locale, in: app, proofs: &proofs)
+    }
+
+    /// The same, with what was proven for the app's other locales (conditions do not depend on
+    /// the locale, so each pair of banners is proven once per app, not once per locale).
+    static func bannersLeftOut(
+        _ live: [CampaignSpec], for locale: LocaleTag, in app: AppSpec, proofs: inout BannerProofs
+    ) -> [Slug: CampaignSpec] {
+        // Indices into `live`, not copies of whole campaigns (this runs per locale of every app).
+        let banners = live.indices.filter { live[$0].kind == .banner && content(of: live[$0], for: locale, in: app) != nil }
+        guard let first = banners.first, banners.contains(where: { live[$0].priority != live[first].priority }) else { return [:] }
+        let byPriority = banners.sorted { (live[$0].priority, live[$1].key) > (live[$1].priority, live[$0].key) }
         var leftOut: [Slug: CampaignSpec] = [:]
         for lower in banners {
-            if let winner = byPriority.first(where: { $0.priority > lower.priority && BannerLogic.implies(lower.conditions, $0.conditions) }) {
-                leftOut[lower.key] = winner
+            if let winner = byPriority.first(where: { live[$0].priority > live[lower].priority && proofs.implies(live[lower], live[$0]) }) {
+                leftOut[live[lower].key] = live[winner]
             }
         }
         return leftOut

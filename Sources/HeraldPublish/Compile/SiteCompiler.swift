@@ -64,10 +64,14 @@ public struct SiteCompiler: Sendable {
     private func compile(_ app: AppSpec, of tenant: TenantSpec, at: Date, into site: inout CompiledSite) {
         let live = app.campaigns.filter { PublishSelection.isLive($0, at: at) }
         var published: Set<Slug> = []
+        // Which banners each locale leaves out, worked out once: the files and the warnings both need it.
+        var proofs = BannerProofs()
+        var leftOutByLocale: [LocaleTag: [Slug: CampaignSpec]] = [:]
         for locale in app.locales {
             var banners: [String: JSONValue] = [:]
             var alerts: [String: [String: String]] = [:]
-            let leftOut = PublishSelection.bannersLeftOut(live, for: locale, in: app)
+            let leftOut = PublishSelection.bannersLeftOut(live, for: locale, in: app, proofs: &proofs)
+            leftOutByLocale[locale] = leftOut
             for campaign in live {
                 guard let content = PublishSelection.content(of: campaign, for: locale, in: app) else { continue }
                 switch content {
@@ -106,7 +110,7 @@ public struct SiteCompiler: Sendable {
                     path: .notificationsFile(tenant: tenant.slug, app: app.slug, locale: locale),
                     bytes: PropertyList.dictionaryOfStringDictionaries(alerts)))
         }
-        site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published, at: at)
+        site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published, at: at, leftOut: leftOutByLocale)
         site.warnings += CopyLint.warnings(tenant: tenant.slug, app: app, campaigns: live)
     }
 

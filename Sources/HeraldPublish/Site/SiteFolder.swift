@@ -101,74 +101,64 @@ struct SiteFolder: Sendable {
         for name in names { unlinkat(descriptor, name, 0) }  // a file or a symlink, never what a symlink names
     }
 
+    /// The root folder, opened once per pass (DIR itself may be a symlink: resolved here, once).
+    func openRoot() throws -> Int32 {
+        let root = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { throw SiteWriter.WriteError(description: "cannot open \(rootPath): \(String(cString: strerror(errno)))") }
+        return root
+    }
+
     /// Where each file goes and whether its bytes are there already, looked up on every core.
     func find(_ files: [SiteFile]) throws -> [SitePlan.Found] {
-        try Self.inParallel(files) { file, checked in
-            let location = try locate(file.path, checked: &checked)
-            guard location.newFolder == nil, let existing = Self.readIfRegular(location.target, expectedSize: file.bytes.count) else {
-                return SitePlan.Found(location: location, same: false)
-            }
-            return SitePlan.Found(location: location, same: existing == file.bytes)
+        let root = try openRoot()
+        defer { close(root) }
+        return try Self.inParallel(files, state: { SiteDirectories(root: root, rootPath: rootPath) }) { file, directories in
+            try locate(file, in: directories)
         }
     }
 
-    /// Every file `manifest` lists is still there (a regular file)? Checked on every core.
+    /// Every file `manifest` lists is still there (a regular file)? Checked on every core. A
+    /// check only (nothing is written on its word): by path, which the kernel walks fastest.
     func holdsEveryFile(of manifest: SiteManifest) -> Bool {
         let paths = manifest.apps.values.flatMap { $0.files.keys }
-        let present = try? Self.inParallel(paths) { path, _ in
+        let present = try? Self.inParallel(paths, state: {}) { path, _ in
             var info = stat()
             return lstat(rootPath + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         }
         return present?.allSatisfy { $0 } == true
     }
 
-    /// The folders a thread has looked at during one `find`: each is checked once.
-    struct Checked {
-        var existing: Set<String> = []
-        /// Tenant folders found missing.
-        var missing: Set<String> = []
-    }
-
-    /// The file's location; refuses any component that is a symlink or not a directory.
-    func locate(_ path: SitePath, checked: inout Checked) throws -> SitePlan.Location {
+    /// The file's location, and whether its bytes are there; refuses any folder on its way
+    /// that is a symlink or not a folder, and a symlink in the file's own place.
+    func locate(_ file: SiteFile, in directories: SiteDirectories) throws -> SitePlan.Found {
+        let path = file.path
         for segment in path.segments {
             guard !segment.isEmpty, segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else {
                 throw SiteWriter.WriteError(description: "refusing path segment \"\(segment)\" in \(path)")
             }
         }
-        var directory = rootPath
-        var missingTenant: String?
-        for (depth, segment) in path.segments.dropLast().enumerated() {
-            directory += "/" + segment
-            if checked.existing.contains(directory) { continue }
-            if checked.missing.contains(directory) {
-                missingTenant = directory
-                continue
+        let target = rootPath + "/" + path.description
+        let folders = path.segments.dropLast()
+        switch try directories.folder(Self.split(path.description[...]).folder) {
+        case .missing(let depth) where depth > 0:
+            // A new folder below the tenant's (an app, a locale, a stories folder): it appears whole.
+            let folder = rootPath + "/" + folders.prefix(depth + 1).joined(separator: "/")
+            return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: folder, missingTenant: nil), same: false)
+        case .missing:
+            // The tenant's folder is made, not renamed into place: its apps appear one by one.
+            let tenant = rootPath + "/" + (path.segments.first ?? "")
+            let newFolder = folders.count > 1 ? rootPath + "/" + folders.prefix(2).joined(separator: "/") : nil
+            return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: newFolder, missingTenant: tenant), same: false)
+        case .found(let folder):
+            let location = SitePlan.Location(target: target, newFolder: nil, missingTenant: nil)
+            let descriptor = openat(folder, path.segments.last ?? "", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(target)") }
+                return SitePlan.Found(location: location, same: false)
             }
-            var info = stat()
-            if lstat(directory, &info) == 0 {
-                if info.st_mode & S_IFMT == S_IFLNK {
-                    throw SiteWriter.WriteError(description: "refusing to write through the symlink \(directory)")
-                }
-                guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw SiteWriter.WriteError(description: "\(directory) is in the way: it is not a directory")
-                }
-            } else if depth > 0 {
-                return SitePlan.Location(target: rootPath + "/" + path.description, newFolder: directory, missingTenant: missingTenant)
-            } else {
-                // The tenant's folder is made, not renamed into place: its apps appear one by one.
-                checked.missing.insert(directory)
-                missingTenant = directory
-                continue
-            }
-            checked.existing.insert(directory)
+            defer { close(descriptor) }
+            return SitePlan.Found(location: location, same: Self.contents(of: descriptor, expectedSize: file.bytes.count) == file.bytes)
         }
-        let target = directory + "/" + (path.segments.last ?? "")
-        var info = stat()
-        if missingTenant == nil, lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-            throw SiteWriter.WriteError(description: "refusing to replace the symlink \(target)")
-        }
-        return SitePlan.Location(target: target, newFolder: nil, missingTenant: missingTenant)
     }
 
     /// The file's bytes if it is a regular file (never through a symlink); nil when it is
@@ -177,6 +167,11 @@ struct SiteFolder: Sendable {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return contents(of: descriptor, expectedSize: expectedSize)
+    }
+
+    /// What an open file holds, if it is a regular file (`expectedSize` long, when given).
+    static func contents(of descriptor: Int32, expectedSize: Int?) -> [UInt8]? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(info.st_size)
@@ -202,27 +197,34 @@ struct SiteFolder: Sendable {
     /// removals (files no longer named by anything), manifest, no marker. Returns the paths
     /// removed (those still there as regular files).
     func carryOut(_ plan: SitePlan) throws -> [String] {
-        if plan.sweep { sweepTemporaryFiles() }
-        try atomicWrite(plan.marker, to: markerPath, crashPoint: .siteMarkerTemp)
+        // Everything below is done through descriptors opened from this one: nothing is
+        // created, written, renamed or removed by a path, so no symlink below the root is followed.
+        let root = try openRoot()
+        defer { close(root) }
+        if plan.sweep { Self.sweepTemporaryFiles(in: root) }
+        let directories: @Sendable () -> SiteDirectories = { SiteDirectories(root: root, rootPath: rootPath) }
+        try Self.atomicWrite(plan.marker, in: root, name: ".herald-writing", shown: markerPath, crashPoint: .siteMarkerTemp)
         CrashPoint.reached(.siteMarker)
-        for folder in plan.tenantFolders where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        for folder in plan.tenantFolders where mkdirat(root, String(folder.dropFirst(rootPath.count + 1)), 0o755) != 0 && errno != EEXIST {
             throw SiteWriter.WriteError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
         // A new folder appears whole, whatever it holds: nothing published names a folder.
-        _ = try Self.inParallel(plan.replace.filter { !$0.file.path.namesOtherFiles }) { item, _ in
-            try atomicWrite(item.file.bytes, to: item.location.target, crashPoint: .siteTempFile)
+        _ = try Self.inParallel(plan.replace.filter { !$0.file.path.namesOtherFiles }, state: directories) { item, directories in
+            try Self.replace(item, in: directories)
         }
-        _ = try Self.inParallel(plan.newFolders) { folder, _ in try Self.create(folder) }
+        _ = try Self.inParallel(plan.newFolders, state: directories) { folder, directories in
+            try Self.create(folder, in: directories)
+        }
         CrashPoint.reached(.siteNamingFiles)
-        _ = try Self.inParallel(plan.replace.filter { $0.file.path.namesOtherFiles }) { item, _ in
-            try atomicWrite(item.file.bytes, to: item.location.target, crashPoint: .siteTempFile)
+        _ = try Self.inParallel(plan.replace.filter { $0.file.path.namesOtherFiles }, state: directories) { item, directories in
+            try Self.replace(item, in: directories)
         }
         CrashPoint.reached(.siteRemovals)
-        let removed = try remove(plan.remove)
+        let removed = try remove(plan.remove, root: root)
         CrashPoint.reached(.siteManifest)
-        try atomicWrite(plan.manifest.serialized(), to: manifestPath)
+        try Self.atomicWrite(plan.manifest.serialized(), in: root, name: SiteManifest.fileName, shown: manifestPath)
         CrashPoint.reached(.siteMarkerRemoval)
-        unlink(markerPath)
+        unlinkat(root, ".herald-writing", 0)
         return removed
     }
 
@@ -231,7 +233,9 @@ struct SiteFolder: Sendable {
     /// symlink refuses the run rather than stopping it half-way.
     func checkRemovals(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
-        let chain = try DirectoryChain(rootPath: rootPath)
+        let root = try openRoot()
+        defer { close(root) }
+        let chain = DirectoryChain(root: root, rootPath: rootPath)
         defer { chain.closeAll() }
         for path in paths {
             let segments = try Self.segments(of: path)
@@ -243,9 +247,9 @@ struct SiteFolder: Sendable {
     /// the root one folder at a time with `openat(O_NOFOLLOW)` (never through a symlink, even
     /// one planted after the check), then the folders left empty (`unlinkat(AT_REMOVEDIR)`,
     /// which removes only empty folders). Returns the paths removed.
-    private func remove(_ paths: [String]) throws -> [String] {
+    private func remove(_ paths: [String], root: Int32) throws -> [String] {
         guard !paths.isEmpty else { return [] }
-        let chain = try DirectoryChain(rootPath: rootPath)
+        let chain = DirectoryChain(root: root, rootPath: rootPath)
         defer { chain.closeAll() }
         var removed: [String] = []
         for path in paths {
@@ -281,10 +285,10 @@ struct SiteFolder: Sendable {
         /// Something was removed from the folder (so it may be empty now).
         private var touched: [Bool] = []
 
-        init(rootPath: String) throws {
+        /// `root`: the root's descriptor, the caller's to close.
+        init(root: Int32, rootPath: String) {
             self.rootPath = rootPath
-            root = systemOpen(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard root >= 0 else { throw SiteWriter.WriteError(description: "cannot open \(rootPath): \(String(cString: strerror(errno)))") }
+            self.root = root
         }
 
         /// The folder `segments` below the root; nil when it does not exist; refused when one
@@ -331,43 +335,77 @@ struct SiteFolder: Sendable {
 
         func closeAll() {
             leave(downTo: 0, removingEmpty: false)
-            systemClose(root)
         }
+    }
+
+    /// A changed file in a folder that exists: written beside its target, renamed over it.
+    private static func replace(_ item: SitePlan.Write, in directories: SiteDirectories) throws {
+        let (parent, name) = split(item.file.path.description[...])
+        let folder = try directories.existing(parent)
+        try atomicWrite(item.file.bytes, in: folder, name: name, shown: item.location.target, crashPoint: .siteTempFile)
+    }
+
+    /// `a/b/c` as its folder `a/b` and its name `c`.
+    static func split(_ path: Substring) -> (folder: Substring, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", String(path)) }
+        return (path[..<slash], String(path[path.index(after: slash)...]))
     }
 
     /// A new folder with its files: made under a hidden name beside it
     /// (`.<name>.herald-<pid>`, swept if a run dies), files written straight in, then renamed
     /// into place, so no reader ever sees it partly filled.
-    private static func create(_ new: SitePlan.NewFolder) throws {
-        let folder = new.folder
-        let slash = folder.lastIndex(of: "/") ?? folder.startIndex
-        let staging = String(folder[..<slash]) + "/." + folder[folder.index(after: slash)...] + ".herald-\(getpid())"
-        if mkdir(staging, 0o755) != 0 {
-            throw SiteWriter.WriteError(description: "cannot create \(staging): \(String(cString: strerror(errno)))")
+    private static func create(_ new: SitePlan.NewFolder, in directories: SiteDirectories) throws {
+        // The new folder's segments: those of its files' paths, down to its own depth.
+        let depth = new.folder.split(separator: "/").count - directories.rootPath.split(separator: "/").count
+        guard depth > 0, let first = new.files.first else { return }
+        let segments = first.file.path.segments.prefix(depth)
+        let name = segments.last ?? ""
+        let parent = try directories.existing(segments.dropLast().joined(separator: "/")[...])
+        let staging = "." + name + ".herald-\(getpid())"
+        let shown = String(new.folder.dropLast(name.utf8.count)) + staging
+        guard mkdirat(parent, staging, 0o755) == 0 else {
+            throw SiteWriter.WriteError(description: "cannot create \(shown): \(String(cString: strerror(errno)))")
         }
-        var made: Set<String> = [staging]
+        var made: [String: Int32] = [:]
+        defer { for descriptor in made.values { close(descriptor) } }
+        let top = try openFolder(staging, in: parent, shown: shown)
+        made[""] = top
         for item in new.files {
-            let target = item.location.target
-            let inside = staging + target.dropFirst(folder.count)
-            var directory = staging
-            for segment in target.dropFirst(folder.count + 1).split(separator: "/").dropLast() {
-                directory += "/" + segment
-                if made.insert(directory).inserted, mkdir(directory, 0o755) != 0 {
-                    throw SiteWriter.WriteError(description: "cannot create \(directory): \(String(cString: strerror(errno)))")
+            var folder = top
+            var key = ""
+            let inside = item.file.path.segments.dropFirst(depth)
+            for segment in inside.dropLast() {
+                key += "/" + segment
+                if let known = made[key] {
+                    folder = known
+                    continue
                 }
+                guard mkdirat(folder, segment, 0o755) == 0 else {
+                    throw SiteWriter.WriteError(description: "cannot create \(shown + key): \(String(cString: strerror(errno)))")
+                }
+                folder = try openFolder(segment, in: folder, shown: shown + key)
+                made[key] = folder
             }
-            let descriptor = open(inside, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            let file = shown + "/" + inside.joined(separator: "/")
+            let descriptor = openat(folder, inside.last ?? "", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw SiteWriter.WriteError(description: "cannot write \(inside): \(String(cString: strerror(errno)))")
+                throw SiteWriter.WriteError(description: "cannot write \(file): \(String(cString: strerror(errno)))")
             }
             defer { close(descriptor) }
-            try writeAll(item.file.bytes, to: descriptor, path: inside)
+            try writeAll(item.file.bytes, to: descriptor, path: file)
             CrashPoint.reached(.siteFolderFile)
         }
         CrashPoint.reached(.siteFolder)
-        guard rename(staging, folder) == 0 else {
-            throw SiteWriter.WriteError(description: "cannot move \(staging) to \(folder): \(String(cString: strerror(errno)))")
+        guard renameat(parent, staging, parent, name) == 0 else {
+            throw SiteWriter.WriteError(description: "cannot move \(shown) to \(new.folder): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// A folder this run just made, opened without following a symlink (one swapped in refuses the run).
+    private static func openFolder(_ name: String, in parent: Int32, shown: String) throws -> Int32 {
+        let descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SiteDirectories.refusal(shown, errno) }
+        return descriptor
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
@@ -384,43 +422,98 @@ struct SiteFolder: Sendable {
         }
     }
 
-    /// Temp file beside the target, then rename(2): atomic on one filesystem. `crashPoint`:
-    /// where a test may stop the run with the temp file written (a published file, the
-    /// marker); a published file also has `site.file` once renamed.
-    private func atomicWrite(_ bytes: [UInt8], to target: String, crashPoint: CrashPoint.Phase? = nil) throws {
-        let slash = target.lastIndex(of: "/") ?? target.startIndex
-        let temporary = String(target[..<slash]) + "/." + target[target.index(after: slash)...] + ".herald-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw SiteWriter.WriteError(description: "cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
+    /// Temp file beside the target, then rename(2): atomic on one filesystem. Both in
+    /// `folder` (a descriptor), so neither goes through a symlink. `crashPoint`: where a test
+    /// may stop the run with the temp file written (a published file, the marker); a
+    /// published file also has `site.file` once renamed.
+    private static func atomicWrite(
+        _ bytes: [UInt8], in folder: Int32, name: String, shown target: String, crashPoint: CrashPoint.Phase? = nil
+    ) throws {
+        let temporary = "." + name + ".herald-\(getpid())"
+        let descriptor = try createExclusive(temporary, in: folder, shown: target)
         do {
             defer { close(descriptor) }
-            try Self.writeAll(bytes, to: descriptor, path: target)
+            try writeAll(bytes, to: descriptor, path: target)
         } catch {
-            unlink(temporary)
+            unlinkat(folder, temporary, 0)
             throw error
         }
         if let crashPoint { CrashPoint.reached(crashPoint) }
-        if rename(temporary, target) != 0 {
+        if renameat(folder, temporary, folder, name) != 0 {
             let failure = String(cString: strerror(errno))
-            unlink(temporary)
+            unlinkat(folder, temporary, 0)
             throw SiteWriter.WriteError(description: "cannot write \(target): \(failure)")
         }
         if crashPoint == .siteTempFile { CrashPoint.reached(.siteFile) }
     }
 
-    /// Temp files a killed run left behind (`.<name>.herald-<pid>`); only looked for after such a run.
-    private func sweepTemporaryFiles() {
-        guard let enumerator = FileManager.default.enumerator(atPath: rootPath) else { return }
-        for case let relative as String in enumerator {
-            let name = (relative as NSString).lastPathComponent
-            guard name.hasPrefix("."), let marker = name.range(of: ".herald-", options: .backwards),
-                name[marker.upperBound...].allSatisfy(\.isNumber), !name[marker.upperBound...].isEmpty
-            else { continue }
-            try? FileManager.default.removeItem(atPath: rootPath + "/" + relative)
-            enumerator.skipDescendants()  // a new folder's hidden copy goes whole
+    /// A new file `name` in `folder`, never opened through a symlink (`O_EXCL | O_NOFOLLOW`);
+    /// whatever holds the name already (a dead run's temp file, a planted symlink) is
+    /// unlinked first — `unlinkat` removes a symlink itself, never what it names, and no folder.
+    private static func createExclusive(_ name: String, in folder: Int32, shown: String) throws -> Int32 {
+        var descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == EEXIST, unlinkat(folder, name, 0) == 0 {
+            descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         }
+        guard descriptor >= 0 else {
+            throw SiteWriter.WriteError(description: "cannot write \(shown): \(String(cString: strerror(errno)))")
+        }
+        return descriptor
+    }
+
+    /// Temp files and hidden new folders a killed run left behind (`.<name>.herald-<pid>`),
+    /// in `folder` and the folders below it; only looked for after such a run. Walked by
+    /// descriptor, never into a symlink; a hidden folder goes whole.
+    private static func sweepTemporaryFiles(in folder: Int32) {
+        for (name, isFolder) in entries(of: folder) {
+            if isTemporary(name) {
+                removeWhole(name, in: folder)
+            } else if isFolder {
+                let inner = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard inner >= 0 else { continue }
+                sweepTemporaryFiles(in: inner)
+                close(inner)
+            }
+        }
+    }
+
+    /// `.<name>.herald-<digits>`: a name only a run of Herald's gives.
+    private static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix("."), let marker = name.range(of: ".herald-", options: .backwards) else { return false }
+        let pid = name[marker.upperBound...]
+        return !pid.isEmpty && pid.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// Removes `name` from `folder`: a file or a symlink (itself, never what it names), or a folder and all it holds.
+    private static func removeWhole(_ name: String, in folder: Int32) {
+        if unlinkat(folder, name, 0) == 0 { return }
+        let inner = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard inner >= 0 else { return }
+        for (entry, _) in entries(of: inner) { removeWhole(entry, in: inner) }
+        close(inner)
+        unlinkat(folder, name, AT_REMOVEDIR)
+    }
+
+    /// The names in `folder` (not `.` and `..`), each with whether it is a folder (not a symlink to one).
+    private static func entries(of folder: Int32) -> [(name: String, isFolder: Bool)] {
+        let own = openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)  // readdir's own position
+        guard own >= 0, let directory = fdopendir(own) else {
+            if own >= 0 { close(own) }
+            return []
+        }
+        defer { closedir(directory) }
+        var found: [(name: String, isFolder: Bool)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            var isFolder = entry.pointee.d_type == UInt8(DT_DIR)
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                isFolder = fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            }
+            found.append((name, isFolder))
+        }
+        return found
     }
 
     // MARK: Parallel work
@@ -428,19 +521,20 @@ struct SiteFolder: Sendable {
     /// `body` over `items` on every core, in contiguous runs (neighbouring files share
     /// folders), results in the order of `items`; the first error, in that order, is thrown.
     /// Creating and renaming files is mostly kernel work, which spreads well across cores.
-    /// `body`'s second argument is private to its thread (folders it has checked).
-    static func inParallel<Item: Sendable, Result: Sendable>(
-        _ items: [Item], _ body: @Sendable (Item, inout Checked) throws -> Result
+    /// `body`'s second argument is private to its thread (`state` makes one per thread: the
+    /// folders it has opened).
+    static func inParallel<Item: Sendable, State, Result: Sendable>(
+        _ items: [Item], state: @Sendable () -> State, _ body: @Sendable (Item, inout State) throws -> Result
     ) throws -> [Result] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 64))
         let slots = ConcurrentSlots<Swift.Result<[Result], any Error>>(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let range = (items.count * worker / workers)..<(items.count * (worker + 1) / workers)
-            var checked = Checked()
+            var local = state()
             var results: [Result] = []
             results.reserveCapacity(range.count)
             do {
-                for index in range { results.append(try body(items[index], &checked)) }
+                for index in range { results.append(try body(items[index], &local)) }
                 slots[worker] = .success(results)
             } catch {
                 slots[worker] = .failure(error)
@@ -470,5 +564,4 @@ enum WriteFault {
     }
 }
 
-private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
 private func systemClose(_ descriptor: Int32) { close(descriptor) }

@@ -77,7 +77,15 @@ public struct SiteWriter: Sendable {
         return (manifest, digest)
     }
 
-    /// The manifest of what is published here now.
+    /// The manifest as a run checks it before removing files on its word: refused (thrown,
+    /// with the message a run gives) when it or a dead run's marker is not a regular file or
+    /// names a path Herald could not have written. A dry run says so as the run would.
+    public func checkedManifest() throws -> SiteManifest {
+        _ = try folder.loadMarker()
+        return try folder.loadManifest()
+    }
+
+    /// The manifest of what is published here now (empty when there is none or it is refused).
     public func readManifest() -> SiteManifest {
         folder.readManifest()
     }

@@ -105,7 +105,9 @@ private func describe(_ error: any Error) -> ([String], Int32) {
 /// excerpts of the input already; this is the net under all of them (and under the argument
 /// parser's own messages, which quote whole arguments).
 func terminalSafe(_ message: String, limit: Int = 1000) -> String {
-    message.split(separator: "\n", omittingEmptySubsequences: false).map { Excerpt.plain(String($0), limit: limit) }
+    // One line (nearly every message, thousands of publish warnings): no splitting by characters.
+    if !message.utf8.contains(UInt8(ascii: "\n")) { return Excerpt.plain(message, limit: limit) }
+    return message.split(separator: "\n", omittingEmptySubsequences: false).map { Excerpt.plain(String($0), limit: limit) }
         .joined(separator: "\n")
 }
 

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The site's folders as descriptors, each opened from its parent's with
+/// `openat(O_NOFOLLOW | O_DIRECTORY)` down from the root's: everything a run reads, creates,
+/// writes or renames below the root goes through one of them, never by a path, so a symlink
+/// put where a folder was (before the run, or while it runs) is refused, never followed.
+/// One per thread; it keeps the folders it opened (neighbouring files share them) and closes
+/// them when it goes. The root's descriptor is the caller's (opened once per run).
+final class SiteDirectories {
+    let rootPath: String
+    let root: Int32
+    /// Folder (relative path) → its descriptor.
+    private var opened: [String: Int32] = [:]
+    /// The folder looked up last (files of one folder come one after another: no hashing then).
+    /// Folders are never closed while a pass runs: one renamed or removed meanwhile is not looked up again.
+    private var last: (relative: String, descriptor: Int32)?
+
+    init(root: Int32, rootPath: String) {
+        self.root = root
+        self.rootPath = rootPath
+    }
+
+    deinit {
+        for descriptor in opened.values { close(descriptor) }
+    }
+
+    /// How a folder's lookup ended.
+    enum Lookup {
+        case found(Int32)
+        /// It does not exist; `depth`: how many of the segments do (0: not even the first).
+        case missing(depth: Int)
+    }
+
+    /// The folder `relative` (`a/b/c`, "" for the root) below the root; a symlink, or anything
+    /// else than a folder, where one of its folders should be refuses the run. Looked up
+    /// whole first: files of one folder come one after another.
+    func folder(_ relative: Substring) throws -> Lookup {
+        if relative.isEmpty { return .found(root) }
+        if let last, last.relative == relative { return .found(last.descriptor) }
+        if let known = opened[String(relative)] {
+            last = (String(relative), known)
+            return .found(known)
+        }
+        var descriptor = root
+        var depth = 0
+        var end = relative.startIndex
+        while end < relative.endIndex {
+            let start = depth == 0 ? end : relative.index(after: end)
+            end = relative[start...].firstIndex(of: "/") ?? relative.endIndex
+            let prefix = String(relative[..<end])
+            if let known = opened[prefix] {
+                descriptor = known
+            } else {
+                let next = openat(descriptor, String(relative[start..<end]), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard next >= 0 else {
+                    let failure = errno
+                    if failure == ENOENT { return .missing(depth: depth) }
+                    throw Self.refusal(rootPath + "/" + prefix, failure)
+                }
+                opened[prefix] = next
+                descriptor = next
+            }
+            depth += 1
+        }
+        last = (String(relative), descriptor)
+        return .found(descriptor)
+    }
+
+    /// The folder `relative`, which must exist.
+    func existing(_ relative: Substring) throws -> Int32 {
+        switch try folder(relative) {
+        case .found(let descriptor): return descriptor
+        case .missing:
+            throw SiteWriter.WriteError(description: "cannot write into \(rootPath)/\(relative): \(String(cString: strerror(ENOENT)))")
+        }
+    }
+
+    /// Why a folder cannot be opened: a symlink or a file in the way is refused as such.
+    static func refusal(_ path: String, _ failure: Int32) -> SiteWriter.WriteError {
+        if failure == ELOOP || failure == ENOTDIR {
+            return SiteWriter.WriteError(description: "refusing to write through \(path): it is a symlink or not a folder")
+        }
+        return SiteWriter.WriteError(description: "cannot open \(path): \(String(cString: strerror(failure)))")
+    }
+}
