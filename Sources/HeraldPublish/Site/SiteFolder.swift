@@ -112,7 +112,8 @@ struct SiteFolder: Sendable {
     func find(_ files: [SiteFile]) throws -> [SitePlan.Found] {
         let root = try openRoot()
         defer { close(root) }
-        return try Self.inParallel(files, state: { SiteDirectories(root: root, rootPath: rootPath) }) { file, directories in
+        return try Self.inParallel(files, state: { SiteDirectories(root: root, rootPath: rootPath, remembersMissing: true) }) {
+            file, directories in
             try locate(file, in: directories)
         }
     }
