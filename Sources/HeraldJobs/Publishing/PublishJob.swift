@@ -346,15 +346,16 @@ public struct PublishJob {
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.
-        var contents: [String: [UInt8]] = [:]
-        for file in files { contents[file.digest] = file.bytes }
         var storing: BackgroundWork<Void>?
         let outcome: SiteWriter.Outcome
         do {
-            if !contents.isEmpty {
+            if !files.isEmpty {
                 let blobStore = try database.connectAgain()
                 let tenantFolder = folder.tenantID
-                storing = BackgroundWork { [contents] in
+                storing = BackgroundWork { [files] in
+                    // One content per digest, gathered on this thread: the writer need not wait for it.
+                    var contents: [String: [UInt8]] = [:]
+                    for file in files { contents[file.digest] = file.bytes }
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
                 }
             }
