@@ -36,3 +36,48 @@ import Testing
         }
     }
 }
+
+/// `PlainJSON` writes what `printJSON` writes for the same values, or leaves the text to it.
+@Suite struct PlainJSONTests {
+    struct Summary: Encodable {
+        let run: Int64?
+        let dryRun: Bool
+        let written, removed: [String]
+        let unchanged: Int
+        let warnings: [String]
+    }
+
+    static func foundation(_ summary: Summary) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return compactEmptyContainers(String(decoding: try encoder.encode(summary), as: UTF8.self))
+    }
+
+    static func plain(_ summary: Summary) -> String? {
+        var members: [String: PlainJSON.Value] = [
+            "dryRun": .bool(summary.dryRun), "written": .strings(summary.written), "removed": .strings(summary.removed),
+            "unchanged": .integer(Int64(summary.unchanged)), "warnings": .strings(summary.warnings),
+        ]
+        if let run = summary.run { members["run"] = .integer(run) }
+        return PlainJSON.object(members)
+    }
+
+    @Test func sameAsFoundation() throws {
+        let samples = [
+            Summary(run: nil, dryRun: false, written: [], removed: [], unchanged: 0, warnings: []),
+            Summary(run: 42, dryRun: true, written: ["acme/weather/en/control.json"], removed: [], unchanged: 7, warnings: []),
+            Summary(
+                run: 9_000_000_000, dryRun: false, written: ["a/b/c", "a/b/d e"], removed: ["x/y/z.plist"], unchanged: 35_999,
+                warnings: [#"acme/weather/"spring": banner 'a\b' {left} [out]; 50% / 100%"#, ""]),
+        ]
+        for sample in samples {
+            #expect(Self.plain(sample) == (try Self.foundation(sample)))
+        }
+    }
+
+    @Test func leavesEscapesToFoundation() {
+        for text in ["tab\there", "line\nbreak", "café", "\u{7F}", "\u{1}"] {
+            #expect(Self.plain(Summary(run: 1, dryRun: false, written: [], removed: [], unchanged: 0, warnings: [text])) == nil)
+        }
+    }
+}
