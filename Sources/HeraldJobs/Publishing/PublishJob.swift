@@ -245,7 +245,9 @@ public struct PublishJob {
             runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
             sourceSnapshot: snapshot, timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
-        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: site.warnings, apps: apps)
+        let warnings = site.warnings
+        BackgroundRelease.release((consume plan, consume site, consume files))
+        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: warnings, apps: apps)
     }
 
     /// Puts the folder back exactly as run `id` left it, recorded as a new run. A tenant

@@ -90,6 +90,7 @@ struct PublishCommand: ParsableCommand {
                     siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun, full: full)
             }
             report(result)
+            BackgroundRelease.release(consume result)  // a whole site's manifest and paths: freed off the way out
         }
     }
 
