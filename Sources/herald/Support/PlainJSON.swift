@@ -42,13 +42,16 @@ enum PlainJSON {
     /// `"text"` with `"` and `\` escaped; false (nothing appended that counts) for anything
     /// but printable ASCII.
     private static func appendQuoted(_ text: String, to out: inout [UInt8]) -> Bool {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            guard byte >= 0x20, byte < 0x7F else { return false }
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
-            out.append(byte)
+        var text = text
+        return text.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            for byte in bytes {
+                guard byte >= 0x20, byte < 0x7F else { return false }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
+            return true
         }
-        out.append(UInt8(ascii: "\""))
-        return true
     }
 }
