@@ -245,7 +245,9 @@ public struct PublishJob {
             runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
             sourceSnapshot: snapshot, timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
-        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: site.warnings, apps: apps)
+        let warnings = site.warnings
+        BackgroundRelease.release((consume plan, consume site, consume files))
+        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: warnings, apps: apps)
     }
 
     /// Puts the folder back exactly as run `id` left it, recorded as a new run. A tenant
@@ -346,15 +348,16 @@ public struct PublishJob {
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.
-        var contents: [String: [UInt8]] = [:]
-        for file in files { contents[file.digest] = file.bytes }
         var storing: BackgroundWork<Void>?
         let outcome: SiteWriter.Outcome
         do {
-            if !contents.isEmpty {
+            if !files.isEmpty {
                 let blobStore = try database.connectAgain()
                 let tenantFolder = folder.tenantID
-                storing = BackgroundWork { [contents] in
+                storing = BackgroundWork { [files] in
+                    // One content per digest, gathered on this thread: the writer need not wait for it.
+                    var contents: [String: [UInt8]] = [:]
+                    for file in files { contents[file.digest] = file.bytes }
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
                 }
             }

@@ -31,15 +31,18 @@ public indirect enum JSONValue: Equatable, Sendable {
         switch self {
         case .object(let members):
             guard !members.isEmpty else {
-                out += [UInt8(ascii: "{"), UInt8(ascii: "}")]
+                out.append(UInt8(ascii: "{"))
+                out.append(UInt8(ascii: "}"))
                 return
             }
-            out += [UInt8(ascii: "{"), UInt8(ascii: "\n")]
+            out.append(UInt8(ascii: "{"))
+            out.append(UInt8(ascii: "\n"))
             let sorted = members.sorted { $0.key < $1.key }
             for (index, (key, value)) in sorted.enumerated() {
                 Self.appendIndent(indent + 1, to: &out)
                 JSONText.appendQuoted(key, to: &out)
-                out += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+                out.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: " "))
                 value.write(to: &out, indent: indent + 1)
                 if index < sorted.count - 1 { out.append(UInt8(ascii: ",")) }
                 out.append(UInt8(ascii: "\n"))
@@ -48,10 +51,12 @@ public indirect enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "}"))
         case .array(let items):
             guard !items.isEmpty else {
-                out += [UInt8(ascii: "["), UInt8(ascii: "]")]
+                out.append(UInt8(ascii: "["))
+                out.append(UInt8(ascii: "]"))
                 return
             }
-            out += [UInt8(ascii: "["), UInt8(ascii: "\n")]
+            out.append(UInt8(ascii: "["))
+            out.append(UInt8(ascii: "\n"))
             for (index, item) in items.enumerated() {
                 Self.appendIndent(indent + 1, to: &out)
                 item.write(to: &out, indent: indent + 1)

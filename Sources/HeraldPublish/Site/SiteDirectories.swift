@@ -18,10 +18,17 @@ final class SiteDirectories {
     /// The folder looked up last (files of one folder come one after another: no hashing then).
     /// Folders are never closed while a pass runs: one renamed or removed meanwhile is not looked up again.
     private var last: (relative: String, descriptor: Int32)?
+    /// Folders found missing, when `remembersMissing`: a cold run's files all miss the same
+    /// tenant folder, and asking the kernel again for each costs a failed lookup per file.
+    private var missing: Set<String> = []
+    private let remembersMissing: Bool
 
-    init(root: Int32, rootPath: String) {
+    /// `remembersMissing`: a folder found missing stays missing for this instance (a pass
+    /// that only reads, as `SiteFolder.find`; a pass that makes folders must ask again).
+    init(root: Int32, rootPath: String, remembersMissing: Bool = false) {
         self.root = root
         self.rootPath = rootPath
+        self.remembersMissing = remembersMissing
     }
 
     deinit {
@@ -54,11 +61,16 @@ final class SiteDirectories {
             let prefix = String(relative[..<end])
             if let known = opened[prefix] {
                 descriptor = known
+            } else if remembersMissing, missing.contains(prefix) {
+                return .missing(depth: depth)
             } else {
                 let next = openat(descriptor, String(relative[start..<end]), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 guard next >= 0 else {
                     let failure = errno
-                    if failure == ENOENT { return .missing(depth: depth) }
+                    if failure == ENOENT {
+                        if remembersMissing { missing.insert(prefix) }
+                        return .missing(depth: depth)
+                    }
                     throw Self.refusal(rootPath + "/" + prefix, failure)
                 }
                 opened[prefix] = next

@@ -112,7 +112,8 @@ struct SiteFolder: Sendable {
     func find(_ files: [SiteFile]) throws -> [SitePlan.Found] {
         let root = try openRoot()
         defer { close(root) }
-        return try Self.inParallel(files, state: { SiteDirectories(root: root, rootPath: rootPath) }) { file, directories in
+        return try Self.inParallel(files, state: { SiteDirectories(root: root, rootPath: rootPath, remembersMissing: true) }) {
+            file, directories in
             try locate(file, in: directories)
         }
     }
@@ -139,7 +140,7 @@ struct SiteFolder: Sendable {
         }
         let target = rootPath + "/" + path.description
         let folders = path.segments.dropLast()
-        switch try directories.folder(Self.split(path.description[...]).folder) {
+        switch try directories.folder(Self.folder(of: path.description[...])) {
         case .missing(let depth) where depth > 0:
             // A new folder below the tenant's (an app, a locale, a stories folder): it appears whole.
             let folder = rootPath + "/" + folders.prefix(depth + 1).joined(separator: "/")
@@ -157,7 +158,19 @@ struct SiteFolder: Sendable {
                 return SitePlan.Found(location: location, same: false)
             }
             defer { close(descriptor) }
-            return SitePlan.Found(location: location, same: Self.contents(of: descriptor, expectedSize: file.bytes.count) == file.bytes)
+            let onDisk = Self.contents(of: descriptor, expectedSize: file.bytes.count)
+            return SitePlan.Found(location: location, same: onDisk.map { Self.equal($0, file.bytes) } == true)
+        }
+    }
+
+    /// Same bytes, compared with memcmp (`==` on arrays went element by element).
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
+                return memcmp(left, right, a.count) == 0
+            }
         }
     }
 
@@ -345,10 +358,17 @@ struct SiteFolder: Sendable {
         try atomicWrite(item.file.bytes, in: folder, name: name, shown: item.location.target, crashPoint: .siteTempFile)
     }
 
-    /// `a/b/c` as its folder `a/b` and its name `c`.
+    /// `a/b/c` as its folder `a/b` and its name `c` (looked for byte by byte: by characters,
+    /// every file paid for grapheme breaking).
     static func split(_ path: Substring) -> (folder: Substring, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", String(path)) }
-        return (path[..<slash], String(path[path.index(after: slash)...]))
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", String(path)) }
+        return (path[..<slash], String(path[path.utf8.index(after: slash)...]))
+    }
+
+    /// `a/b/c`'s folder `a/b`.
+    static func folder(of path: Substring) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return path[..<slash]
     }
 
     /// A new folder with its files: made under a hidden name beside it

@@ -89,17 +89,21 @@ struct SitePlan: Sendable {
             if found.same { unchanged += 1 } else { changed.append(Write(file: file, location: found.location)) }
             manifest.apps[SiteManifest.appFolder(of: path), default: SiteManifest.AppFiles()].files[path] = file.digest
         }
+        // Apps in scope whose files differ from the previous run's (each compared once here,
+        // not again below: a --full run compares thousands of apps).
+        var differing = 0
         for (folder, app) in previous.apps where inScope(folder) {
             let now = manifest.apps[folder]
             if now?.files == app.files {
                 manifest.apps[folder]?.shardDigest = app.shardDigest  // same files: same shard
             } else {
+                differing += 1
                 remove += app.files.keys.filter { now?.files[$0] == nil }
             }
         }
         remove.sort()
-        if changed.isEmpty, remove.isEmpty, previous.complete, previous.apps.count == manifest.apps.count,
-            previous.apps.allSatisfy({ manifest.apps[$0.key]?.files == $0.value.files })
+        if changed.isEmpty, remove.isEmpty, previous.complete, differing == 0, previous.apps.count == manifest.apps.count,
+            previous.apps.allSatisfy({ inScope($0.key) || manifest.apps[$0.key]?.files == $0.value.files })
         {
             isEmpty = true
             return

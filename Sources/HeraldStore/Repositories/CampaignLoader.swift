@@ -17,10 +17,14 @@ struct CampaignLoader {
         // Four fixed queries, one after another on the connection, each selecting the same
         // campaigns by the same filter (one transaction: the same rows). A join on the filter,
         // not a list of ids: tens of thousands of ids in an array cost the server more.
-        // Each part is decoded on another core while the next one is fetched.
+        // Each part is decoded on another core while the next one is fetched; the campaigns'
+        // own columns too, from the first query on (decoded last, they held up the snapshot).
         let decoded = DecodedParts()
         let decoding = DispatchGroup()
         defer { decoding.wait() }
+        DispatchQueue.global().async(group: decoding) {
+            decoded.set(4) { .campaigns(try Self.decodeCampaigns(rows)) }
+        }
         for (part, query) in [Query.loadConditions, .loadBanners, .loadAlerts, .loadStories].enumerated() {
             let rows = try connection.query(query.sql, parameters)
             DispatchQueue.global().async(group: decoding) {
@@ -37,14 +41,25 @@ struct CampaignLoader {
         decoding.wait()
         var conditions: [Int64: [Condition]] = [:]
         var content: ContentByCampaign = [:]
+        var campaigns: [CampaignRecord] = []
         for part in try decoded.results() {
             switch part {
             case .conditions(let found): conditions = found
             case .content(let found): content.merge(found) { $1 }
+            case .campaigns(let found): campaigns = found
             }
         }
+        for index in campaigns.indices {
+            let id = campaigns[index].id
+            campaigns[index].spec.conditions = try ConditionSet(conditions[id] ?? [])
+            campaigns[index].spec.content = content[id] ?? [:]
+        }
+        return campaigns
+    }
 
-        return try rows.map { row in
+    /// The campaigns' own columns; their conditions and content are filled in from the other parts.
+    private static func decodeCampaigns(_ rows: QueryResult) throws -> [CampaignRecord] {
+        try rows.map { row in
             let id: Int64 = try row.decode("id")
             let spec = CampaignSpec(
                 key: try Slug(try row.decode("key", as: String.self)),
@@ -55,9 +70,7 @@ struct CampaignLoader {
                 endsAt: try row.decode("ends_at"),
                 priority: try row.decode("priority"),
                 locales: try row.decode("locales", as: [String]?.self)?.map { try LocaleTag($0) },
-                conditions: try ConditionSet(conditions[id] ?? []),
-                messageKey: try row.decode("message_key", as: String?.self).map { try MessageKey($0) },
-                content: content[id] ?? [:])
+                messageKey: try row.decode("message_key", as: String?.self).map { try MessageKey($0) })
             return CampaignRecord(
                 id: id, appID: try row.decode("app_id"), spec: spec,
                 createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
@@ -147,11 +160,12 @@ struct CampaignLoader {
     }
 }
 
-/// The four decoded parts of a load, each set by one concurrent iteration.
+/// The five decoded parts of a load, each set by one concurrent iteration.
 private final class DecodedParts: Sendable {
     enum Part {
         case conditions([Int64: [Condition]])
         case content(CampaignLoader.ContentByCampaign)
+        case campaigns([CampaignRecord])
     }
 
     private let parts = Mutex<[Int: Result<Part, any Error>]>([:])

@@ -90,15 +90,16 @@ struct PublishCommand: ParsableCommand {
                     siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun, full: full)
             }
             report(result)
+            BackgroundRelease.release(consume result)  // a whole site's manifest and paths: freed off the way out
         }
     }
 
     private func report(_ result: PublishJob.Result) {
         let changed = !result.outcome.written.isEmpty || !result.outcome.removed.isEmpty
         if quiet, !changed { return }
-        for warning in result.warnings {
-            Console.current.writeError("herald: warning: \(terminalSafe(warning))\n")
-        }
+        // All warnings in one write: a publish can have thousands (a system call each, before).
+        let warnings = result.warnings.map { "herald: warning: \(terminalSafe($0))\n" }.joined()
+        if !warnings.isEmpty { Console.current.writeError(warnings) }
         let diffs = result.changes.map { change in
             Diff(
                 path: change.path, change: change.after == nil ? "removed" : change.before == nil ? "new" : "changed",
@@ -107,6 +108,17 @@ struct PublishCommand: ParsableCommand {
                     new: change.after.map { String(decoding: $0, as: UTF8.self) }))
         }
         if output.json {
+            if !dryRun {
+                var members: [String: PlainJSON.Value] = [
+                    "dryRun": .bool(false), "written": .strings(result.outcome.written), "removed": .strings(result.outcome.removed),
+                    "unchanged": .integer(Int64(result.outcome.unchanged)), "warnings": .strings(result.warnings),
+                ]
+                if let run = result.runID { members["run"] = .integer(run) }
+                if let text = PlainJSON.object(members) {
+                    print(text)
+                    return
+                }
+            }
             /// In a dry run `written` and `removed` are what would be; `changes` has each file's diff.
             struct Summary: Encodable {
                 let run: Int64?
