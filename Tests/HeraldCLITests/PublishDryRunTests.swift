@@ -4,7 +4,8 @@ import Testing
 
 /// `publish --dry-run` says what would change, file by file with a diff, and writes nothing.
 @Suite struct PublishDryRunTests {
-    @Test func dryRunShowsEachChangeAsADiffAndWritesNothing() throws {
+    /// The example published into `site`, then its welcome alert retitled: what the dry runs show.
+    static func withPublishedThenEdited(_ body: (InProcessHerald, URL) throws -> Void) throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
                 let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme", "HERALD_APP": "weather"])
@@ -12,32 +13,38 @@ import Testing
                 let site = root.appendingPathComponent("site")
                 try herald.succeed(["publish", "--out", site.path])
                 try herald.succeed(["campaign", "update", "welcome", "--title", "Welcome back"])
-                try herald.succeed(["campaign", "archive", "tour"])
-                let plist = site.appendingPathComponent("acme/weather/en/notifications.plist")
-                let before = try Data(contentsOf: plist)
-
-                let dryRun = try herald.succeed(["publish", "--out", site.path, "--dry-run"]).stdout
-                #expect(dryRun.contains("would write acme/weather/en/notifications.plist (changed)\n--- a/acme/weather/en/notifications.plist\n"), "\(dryRun)")
-                #expect(dryRun.contains("-\t\t<string>Welcome</string>\n+\t\t<string>Welcome back</string>\n"), "\(dryRun)")
-                #expect(dryRun.contains("would remove acme/weather/en/stories/tour.json (removed)"))
-                #expect(dryRun.hasSuffix("to remove; nothing was written\n"))
-                #expect(!dryRun.contains("written,"))
-                #expect(try Data(contentsOf: plist) == before)
-                #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("acme/weather/en/stories/tour.json").path))
-
-                let json = try #require(
-                    try JSONSerialization.jsonObject(with: Data(herald.succeed(["publish", "--out", site.path, "--dry-run", "--json"]).stdout.utf8))
-                        as? [String: Any])
-                let changes = try #require(json["changes"] as? [[String: Any]])
-                #expect(changes.contains { $0["path"] as? String == "acme/weather/en/notifications.plist" && $0["change"] as? String == "changed" })
-                #expect(changes.contains { $0["path"] as? String == "acme/weather/en/stories/tour.json" && $0["change"] as? String == "removed" })
-                // What the dry run announced is what the publish then does.
-                let published = try #require(
-                    try JSONSerialization.jsonObject(with: Data(herald.succeed(["publish", "--out", site.path, "--json"]).stdout.utf8))
-                        as? [String: Any])
-                #expect(Set(published["written"] as? [String] ?? []) == Set(json["written"] as? [String] ?? ["?"]))
-                #expect(Set(published["removed"] as? [String] ?? []) == Set(json["removed"] as? [String] ?? ["?"]))
+                try body(herald, site)
             }
+        }
+    }
+
+    @Test func dryRunShowsEachChangeAsADiffAndWritesNothing() throws {
+        try Self.withPublishedThenEdited { herald, site in
+            try herald.succeed(["campaign", "archive", "tour"])
+            let plist = site.appendingPathComponent("acme/weather/en/notifications.plist")
+            let before = try Data(contentsOf: plist)
+
+            let dryRun = try herald.succeed(["publish", "--out", site.path, "--dry-run"]).stdout
+            #expect(dryRun.contains("would write acme/weather/en/notifications.plist (changed)\n--- a/acme/weather/en/notifications.plist\n"), "\(dryRun)")
+            #expect(dryRun.contains("-\t\t<string>Welcome</string>\n+\t\t<string>Welcome back</string>\n"), "\(dryRun)")
+            #expect(dryRun.contains("would remove acme/weather/en/stories/tour.json (removed)"))
+            #expect(dryRun.hasSuffix("to remove; nothing was written\n"))
+            #expect(!dryRun.contains("written,"))
+            #expect(try Data(contentsOf: plist) == before)
+            #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("acme/weather/en/stories/tour.json").path))
+
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(herald.succeed(["publish", "--out", site.path, "--dry-run", "--json"]).stdout.utf8))
+                    as? [String: Any])
+            let changes = try #require(json["changes"] as? [[String: Any]])
+            #expect(changes.contains { $0["path"] as? String == "acme/weather/en/notifications.plist" && $0["change"] as? String == "changed" })
+            #expect(changes.contains { $0["path"] as? String == "acme/weather/en/stories/tour.json" && $0["change"] as? String == "removed" })
+            // What the dry run announced is what the publish then does.
+            let published = try #require(
+                try JSONSerialization.jsonObject(with: Data(herald.succeed(["publish", "--out", site.path, "--json"]).stdout.utf8))
+                    as? [String: Any])
+            #expect(Set(published["written"] as? [String] ?? []) == Set(json["written"] as? [String] ?? ["?"]))
+            #expect(Set(published["removed"] as? [String] ?? []) == Set(json["removed"] as? [String] ?? ["?"]))
         }
     }
 }
@@ -47,26 +54,19 @@ import Testing
 /// a plan for a fresh folder, which no run would carry out.
 @Suite struct PublishDryRunRefusalTests {
     @Test func aRefusedManifestIsRefusedByTheDryRunAsByTheRun() throws {
-        try HeraldFixtures.withMigratedDatabase { database in
-            try withTemporaryDirectory { root in
-                let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme", "HERALD_APP": "weather"])
-                try herald.succeed(["apply", "-f", EventsCommandTests.example.path])
-                let site = root.appendingPathComponent("site")
-                try herald.succeed(["publish", "--out", site.path])
-                try herald.succeed(["campaign", "update", "welcome", "--title", "Welcome back"])
-                let manifest = site.appendingPathComponent(".herald-manifest")
-                let forged = try String(contentsOf: manifest, encoding: .utf8) + "- acme/weather/../../../victim/precious.txt\n"
-                try Data(forged.utf8).write(to: manifest)
+        try PublishDryRunTests.withPublishedThenEdited { herald, site in
+            let manifest = site.appendingPathComponent(".herald-manifest")
+            let forged = try String(contentsOf: manifest, encoding: .utf8) + "- acme/weather/../../../victim/precious.txt\n"
+            try Data(forged.utf8).write(to: manifest)
 
-                let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
-                let real = try herald.run(["publish", "--out", site.path])
-                #expect(real.status == 73, "\(real)")
-                #expect(real.stderr.contains("refusing \(site.path)/.herald-manifest: line"), "\(real)")
-                #expect(dryRun.status == real.status, "\(dryRun)")
-                #expect(dryRun.stderr == real.stderr, "\(dryRun)")
-                #expect(!dryRun.stdout.contains("would write"), "\(dryRun)")
-                #expect(try String(contentsOf: manifest, encoding: .utf8) == forged)
-            }
+            let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
+            let real = try herald.run(["publish", "--out", site.path])
+            #expect(real.status == 73, "\(real)")
+            #expect(real.stderr.contains("refusing \(site.path)/.herald-manifest: line"), "\(real)")
+            #expect(dryRun.status == real.status, "\(dryRun)")
+            #expect(dryRun.stderr == real.stderr, "\(dryRun)")
+            #expect(!dryRun.stdout.contains("would write"), "\(dryRun)")
+            #expect(try String(contentsOf: manifest, encoding: .utf8) == forged)
         }
     }
 }
