@@ -71,6 +71,35 @@ import Testing
     }
 }
 
+/// `publish --dry-run` reads what is on disk as a run does: never through a symlink below the
+/// folder, so its diff cannot show a file outside it; it refuses as the run would.
+@Suite struct PublishDryRunSymlinkTests {
+    @Test(arguments: ["folder", "file"])
+    func aDryRunNeverShowsAFileOutsideTheFolder(_ planted: String) throws {
+        try PublishDryRunTests.withPublishedThenEdited { herald, site in
+            let outside = site.deletingLastPathComponent().appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try Data("SECRET outside the site\n".utf8).write(to: outside.appendingPathComponent("notifications.plist"))
+            let locale = site.appendingPathComponent("acme/weather/en")
+            let plist = locale.appendingPathComponent("notifications.plist")
+            if planted == "folder" {
+                try FileManager.default.removeItem(at: locale)
+                try FileManager.default.createSymbolicLink(at: locale, withDestinationURL: outside)
+            } else {
+                try FileManager.default.removeItem(at: plist)
+                try FileManager.default.createSymbolicLink(at: plist, withDestinationURL: outside.appendingPathComponent("notifications.plist"))
+            }
+            let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
+            let real = try herald.run(["publish", "--out", site.path])
+            #expect(real.status == 73, "\(real)")
+            #expect(dryRun.status == 73, "\(dryRun)")
+            #expect(!dryRun.stdout.contains("SECRET") && !dryRun.stderr.contains("SECRET"), "\(dryRun)")
+            #expect(dryRun.stderr.contains("symlink"), "\(dryRun)")
+            #expect(try String(contentsOf: outside.appendingPathComponent("notifications.plist"), encoding: .utf8) == "SECRET outside the site\n")
+        }
+    }
+}
+
 /// `apply --dry-run` shows each changed value, old and new, as the campaigns file writes it.
 @Suite struct ApplyDryRunTests {
     @Test func dryRunShowsOldAndNewValues() throws {

@@ -163,6 +163,30 @@ struct SiteFolder: Sendable {
         }
     }
 
+    /// What the folder holds at each of `paths` (relative; those that are regular files),
+    /// read as a run looks: by folder descriptor, never through a symlink. A symlink where a
+    /// folder or file of the site goes refuses, with the message a run gives.
+    func contents(of paths: [String]) throws -> [String: [UInt8]] {
+        var info = stat()
+        if stat(rootPath, &info) != 0 && errno == ENOENT { return [:] }  // a first run's folder
+        let root = try openRoot()
+        defer { close(root) }
+        let directories = SiteDirectories(root: root, rootPath: rootPath, remembersMissing: true)
+        var found: [String: [UInt8]] = [:]
+        for path in paths {
+            guard case .found(let folder) = try directories.folder(Self.folder(of: path[...])) else { continue }
+            let name = String(path.split(separator: "/").last ?? "")
+            let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(rootPath)/\(path)") }
+                continue
+            }
+            defer { close(descriptor) }
+            found[path] = Self.contents(of: descriptor, expectedSize: nil)
+        }
+        return found
+    }
+
     /// Same bytes, compared with memcmp (`==` on arrays went element by element).
     static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }

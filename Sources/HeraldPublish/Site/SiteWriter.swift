@@ -85,6 +85,12 @@ public struct SiteWriter: Sendable {
         return try folder.loadManifest()
     }
 
+    /// What the folder holds at each of `paths` (relative): a dry run's "before", read as a
+    /// run reads, never through a symlink below the folder (one refuses, as the run would).
+    public func currentContents(of paths: [String]) throws -> [String: [UInt8]] {
+        try folder.contents(of: paths)
+    }
+
     /// The manifest of what is published here now (empty when there is none or it is refused).
     public func readManifest() -> SiteManifest {
         folder.readManifest()
