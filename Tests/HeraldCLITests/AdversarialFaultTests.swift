@@ -109,7 +109,7 @@ import Testing
                     for (path, data) in left where !site.isHidden(path) && data != expected[0][path] && data != expected[1][path] {
                         problems.append("\(path) is neither the old file nor the new one")
                     }
-                    problems += try Self.unresolvedReferences(out)
+                    problems += try site.references(out).problems
                     let finished = try herald.run(publish(out))
                     if finished.status != 0 { problems.append("the next run failed: \(finished)") }
                     if try site.snapshot(out) != expected[state] { problems.append("the next run did not finish the site") }
@@ -118,37 +118,6 @@ import Testing
             }
         }
         tally.finish()
-    }
-
-    /// Control files naming a view or story file that is not there (PublishCommandTests'
-    /// check, as problems instead of expectations).
-    static func unresolvedReferences(_ root: URL) throws -> [String] {
-        let base = "https://static.example.com/"
-        var problems: [String] = []
-        func strings(_ value: Any) -> [String] {
-            switch value {
-            case let text as String: [text]
-            case let dictionary as [String: Any]: dictionary.values.flatMap(strings)
-            case let array as [Any]: array.flatMap(strings)
-            default: []
-            }
-        }
-        for (path, data) in try PublishCommandTests().snapshot(root)
-        where !PublishCommandTests().isHidden(path) && (path.hasSuffix("/control.json") || path.hasSuffix("/notifications.plist")) {
-            let parsed =
-                path.hasSuffix(".json")
-                ? try? JSONSerialization.jsonObject(with: data) : try? PropertyListSerialization.propertyList(from: data, format: nil)
-            guard let parsed else {
-                problems.append("\(path) does not parse")
-                continue
-            }
-            for url in strings(parsed) where url.hasPrefix(base) {
-                var info = stat()
-                let target = root.appendingPathComponent(String(url.dropFirst(base.count))).path
-                if lstat(target, &info) != 0 || info.st_mode & S_IFMT != S_IFREG { problems.append("\(path) names \(url), which is not there") }
-            }
-        }
-        return problems
     }
 
     // MARK: apply
@@ -288,8 +257,8 @@ import Testing
                 let herald = HeraldCLI(database: database)
                 try herald.succeed(["apply", "-f", EventsCommandTests.example.path])
                 func together(_ runs: [[String]]) -> [CommandResult?] {
-                    let results = ResultsBox(count: runs.count)
-                    DispatchQueue.concurrentPerform(iterations: runs.count) { results.set($0, try? herald.run(runs[$0])) }
+                    let results = Collected<CommandResult?>()
+                    DispatchQueue.concurrentPerform(iterations: runs.count) { results.add(try? herald.run(runs[$0])) }
                     return results.values
                 }
                 let site = PublishCommandTests()
@@ -317,9 +286,9 @@ import Testing
 
                     // Three applies of different campaign sets of one app: one file's set wins whole.
                     let files = (0..<3).map { Self.campaignsFile(app: "radio", first: $0 * 20, count: 20, suffix: "R\(round)") }
-                    let applies = ResultsBox(count: 3)
+                    let applies = Collected<CommandResult?>()
                     DispatchQueue.concurrentPerform(iterations: 3) {
-                        applies.set($0, try? herald.run(["apply", "-f", "-", "--wait"], stdin: files[$0]))
+                        applies.add(try? herald.run(["apply", "-f", "-", "--wait"], stdin: files[$0]))
                     }
                     let exported = try herald.succeed(["export", "--tenant", "acme", "--app", "radio"]).stdout
                     let active = exported.components(separatedBy: "status: active").count - 1
@@ -331,14 +300,4 @@ import Testing
         }
         tally.finish()
     }
-}
-
-/// Results of runs started together, by index.
-private final class ResultsBox: Sendable {
-    private let slots: Mutex<[CommandResult?]>
-
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-
-    func set(_ index: Int, _ result: CommandResult?) { slots.withLock { $0[index] = result } }
-    var values: [CommandResult?] { slots.withLock { $0 } }
 }

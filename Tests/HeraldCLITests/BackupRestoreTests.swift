@@ -9,25 +9,9 @@ import Testing
 /// Herald's roles, pg_restore, `herald migrate` — then everything works as before, the
 /// tenants' logins included, with their passwords.
 @Suite struct BackupRestoreTests {
-    static func tool(_ name: String) throws -> URL {
-        try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment).directory.appendingPathComponent(name)
-    }
-
     /// Runs a PostgreSQL client program; its exit status and what it said.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try Self.tool(tool)
-        process.arguments = arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(tool)-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+        try runProgram(try postgresProgram(tool), arguments)
     }
 
     @Test func dumpNewServerRestoreMigrateAndHeraldWorksWithItsLogins() throws {

@@ -58,9 +58,9 @@ import Testing
             #expect(mode & 0o077 == 0, "the socket's folder is open to others: \(String(mode, radix: 8))")
 
             // Another OS user does not even reach the socket, as the superuser or as anyone.
-            let psql = try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment).directory.appendingPathComponent("psql")
+            let psql = try postgresProgram("psql")
             for user in ["postgres", role] {
-                let other = try TenantOperatorTests.run(
+                let (_, other) = try runProgram(
                     URL(fileURLWithPath: "/usr/bin/setpriv"),
                     ["--reuid=nobody", "--regid=nogroup", "--clear-groups", psql.path, "-X", "-c", "SELECT 1",
                      "host=\(cluster.path) dbname=herald user=\(user) password=right\\ horse"])

@@ -216,11 +216,10 @@ import Testing
             }
 
             // COPY … TO STDOUT (what psql's \copy uses) goes through the same policies.
-            let psql = try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment).directory.appendingPathComponent("psql")
             for copy in ["COPY apps TO STDOUT", "COPY (SELECT slug FROM tenants) TO STDOUT", "COPY campaigns TO STDOUT"] {
                 attempts += 1
-                let output = try Self.run(
-                    psql, ["-X", "-q", "-c", "SET ROLE herald_tenant", "-c", "SET herald.tenant_id = '\(demo)'", "-c", copy, setup.attackerConfiguration.conninfo])
+                let (_, output) = try BackupRestoreTests.run(
+                    "psql", ["-X", "-q", "-c", "SET ROLE herald_tenant", "-c", "SET herald.tenant_id = '\(demo)'", "-c", copy, setup.attackerConfiguration.conninfo])
                 #expect(!output.contains("demo") && !output.contains("weather") && !output.contains("spring-sale"), "\(copy): \(output)")
                 if !output.contains("demo") && !output.contains("weather") { held += 1 }
             }
@@ -464,7 +463,7 @@ import Testing
             for round in 1...3 {
                 try owner.succeed(["campaign", "update", "welcome", "--tenant", "demo", "--app", "weather", "--title", "Welcome \(round)"])
                 try attacker.succeed(["campaign", "update", "hello", "--app", "radio", "--title", "Hello \(round)"])
-                let results = Results()
+                let results = Collected<Result<CommandResult, any Error>>()
                 let group = DispatchGroup()
                 for herald in [owner, attacker] {
                     group.enter()
@@ -485,7 +484,7 @@ import Testing
                 let full = try publish(herald, ["--full"])
                 #expect(full["written"] as? [String] == [] && full["removed"] as? [String] == [], "\(full)")
             }
-            for (path, data) in try Self.files(site) where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            for (path, data) in try PublishCommandTests().snapshot(site) where !PublishCommandTests().isHidden(path) {
                 if path.hasSuffix(".json") {
                     #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(path)")
                 } else if path.hasSuffix(".plist") {
@@ -493,40 +492,5 @@ import Testing
                 }
             }
         }
-    }
-
-    static func files(_ root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) {
-            let url = root.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            files[path] = try Data(contentsOf: url)
-        }
-        return files
-    }
-
-    /// What concurrent runs returned.
-    final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var storage: [Result<CommandResult, any Error>] = []
-        func add(_ value: Result<CommandResult, any Error>) { lock.withLock { storage.append(value) } }
-        var values: [Result<CommandResult, any Error>] { lock.withLock { storage } }
-    }
-
-    static func run(_ executable: URL, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("herald-psql-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
     }
 }
