@@ -8,6 +8,9 @@ public struct TenantLogin: Sendable, Equatable {
     public let grantedAt: Date
 }
 
+/// What granting a tenant's login did: made the role, or updated its password.
+public enum LoginGrantOutcome: String, Sendable { case created, updated }
+
 /// Login roles for a tenant's own team: they run herald for that tenant and nothing else.
 /// The database functions do the work (checked names, quoted identifiers, roles Herald did
 /// not make left alone); this is their typed front. Herald's own login only.
@@ -18,15 +21,13 @@ public struct OperatorAccess {
         connection = session.connection
     }
 
-    public enum GrantOutcome: String, Sendable { case created, updated }
-
     /// Creates the role (or updates its password) so it operates `tenant`. `password`: the
     /// verifier from `HeraldDatabase.passwordVerifier` (kept for restores), or nil.
-    public func grant(role: String, tenant: Slug, password: String?) throws -> GrantOutcome {
+    public func grant(role: String, tenant: Slug, password: String?) throws -> LoginGrantOutcome {
         let tenantID = try TenantRepository(connection: connection).find(tenant).id
         let outcome: String = try connection.query(
             "SELECT herald_grant_operator($1, $2, $3) AS outcome", [role, tenantID, password])[0].decode("outcome")
-        return GrantOutcome(rawValue: outcome) ?? .updated
+        return LoginGrantOutcome(rawValue: outcome) ?? .updated
     }
 
     /// Drops the role; false when it was no operator of `tenant`.

@@ -148,12 +148,7 @@ struct ApplyWriter {
             case .banner(let banner):
                 banners.add(campaign, locale.rawValue, banner.entry.rawValue)
                 for (position, view) in banner.views.enumerated() {
-                    var file: String?
-                    var html: String?
-                    switch view.source {
-                    case .file(let url): file = url.rawValue
-                    case .html(let text): html = text
-                    }
+                    let (file, html) = view.storedSource
                     views.add(campaign, locale.rawValue, view.id.rawValue, position, file, html, view.height, view.origin?.rawValue)
                 }
             case .alert(let alert):

@@ -16,24 +16,5 @@ struct ArrayParameter: PostgresEncodable {
 
     var count: Int { elements.count }
 
-    /// Built byte by byte: an apply sends arrays of tens of thousands of elements.
-    var postgresText: String? {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(2 + elements.reduce(0) { $0 + ($1?.utf8.count ?? 4) + 3 })
-        for (index, element) in elements.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            guard let element else {
-                out.append(contentsOf: "NULL".utf8)
-                continue
-            }
-            out.append(UInt8(ascii: "\""))
-            for byte in element.utf8 {
-                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
-                out.append(byte)
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
-    }
+    var postgresText: String? { PostgresArray.literal(elements) }
 }

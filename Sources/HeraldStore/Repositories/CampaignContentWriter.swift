@@ -52,12 +52,7 @@ struct CampaignContentWriter {
                 "INSERT INTO banner_contents (campaign_id, locale, entry_view) VALUES ($1, $2, $3)",
                 [campaignID, locale.rawValue, banner.entry.rawValue])
             for (position, view) in banner.views.enumerated() {
-                var file: String?
-                var html: String?
-                switch view.source {
-                case .file(let url): file = url.rawValue
-                case .html(let text): html = text
-                }
+                let (file, html) = view.storedSource
                 try connection.execute(
                     """
                     INSERT INTO banner_views (campaign_id, locale, view_id, position, file_url, inline_html, height, origin)
@@ -87,6 +82,16 @@ struct CampaignContentWriter {
                     [campaignID, locale.rawValue, position, page.image.rawValue, page.duration, page.link?.rawValue,
                      page.buttonTitle, page.title, page.subtitle])
             }
+        }
+    }
+}
+
+extension BannerView {
+    /// banner_views' two source columns (file_url, inline_html): exactly one is set.
+    var storedSource: (file: String?, html: String?) {
+        switch source {
+        case .file(let url): (url.rawValue, nil)
+        case .html(let text): (nil, text)
         }
     }
 }

@@ -62,13 +62,23 @@ extension Data: PostgresEncodable {
 }
 
 extension Array: PostgresEncodable where Element == String {
-    /// A text[] literal: every element double-quoted, `"` and `\` escaped.
-    /// Built byte by byte: publishes send arrays of tens of thousands of ids.
-    public var postgresText: String? {
+    /// A text[] literal (`PostgresArray.literal`): publishes send arrays of tens of thousands of ids.
+    public var postgresText: String? { PostgresArray.literal(lazy.map(Optional.some)) }
+}
+
+/// PostgreSQL's text form of a one-dimensional array, for a parameter cast in the SQL
+/// (`$1::text[]`, `$2::bigint[]`): every element double-quoted with `"` and `\` escaped, nil an
+/// unquoted NULL. Built byte by byte: arrays of tens of thousands of elements are common.
+public enum PostgresArray {
+    public static func literal<Elements: Collection>(_ elements: Elements) -> String where Elements.Element == String? {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(2 + reduce(0) { $0 + $1.utf8.count + 3 })
-        for (index, element) in enumerated() {
+        out.reserveCapacity(2 + elements.reduce(0) { $0 + ($1?.utf8.count ?? 4) + 3 })
+        for (index, element) in elements.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
+            guard let element else {
+                out.append(contentsOf: "NULL".utf8)
+                continue
+            }
             out.append(UInt8(ascii: "\""))
             for byte in element.utf8 {
                 if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
