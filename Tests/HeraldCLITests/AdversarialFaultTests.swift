@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldTestSupport
 import PostgresClient
 import Synchronization
@@ -22,25 +23,13 @@ import Testing
         FileHandle.standardError.write(Data("adversarial-kills: \(job): \(killed) stopped mid-run, \(kills - killed) finished first\n".utf8))
     }
 
-    /// Random instants, from a seed each failure names (SplitMix64).
+    /// Random instants, from a seed each failure names.
     struct Instants {
-        let seed: UInt64
-        private var state: UInt64
-
-        init() {
-            seed = UInt64.random(in: 1...UInt64.max)
-            state = seed
-        }
+        let seed = UInt64.random(in: 1...UInt64.max)
+        private lazy var generator = SplitMix(seed: seed)
 
         /// A uniform instant in 0..<limit seconds.
-        mutating func next(below limit: Double) -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53) * limit
-        }
+        mutating func next(below limit: Double) -> Double { Double.random(in: 0..<limit, using: &generator) }
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

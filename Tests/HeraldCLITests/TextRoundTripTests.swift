@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldTestSupport
 import PostgresClient
 import Testing
@@ -18,14 +19,8 @@ import Testing
 
     /// A small deterministic generator (SplitMix64): the same strings on every run.
     struct Random {
-        var state: UInt64
-        mutating func next(below bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
+        var generator: SplitMix
+        mutating func next(below bound: Int) -> Int { generator.int(0...(bound - 1)) }
 
         mutating func text(_ allowed: (Unicode.Scalar) -> Bool = { _ in true }) -> String {
             var scalars = String.UnicodeScalarView()
@@ -144,7 +139,7 @@ import Testing
     @Test func everyCharacterTheDatabaseAcceptsSurvivesApplyAndExport() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             let herald = InProcessHerald(database: database)
-            var random = Random(state: 2026)
+            var random = Random(generator: SplitMix(seed: 2026))
             let everything = String(String.UnicodeScalarView(Self.alphabet)) + "x"
             let rounds = [Texts(everything: everything)] + (1...8).map { _ in Texts(&random) }
             for (index, texts) in rounds.enumerated() {

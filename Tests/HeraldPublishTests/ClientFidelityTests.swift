@@ -21,11 +21,11 @@ import Testing
         var device: ClientModel.Device
     }
 
-    static func pick<T>(_ values: [T], _ rng: inout SeededGenerator) -> T {
+    static func pick<T>(_ values: [T], _ rng: inout SplitMix) -> T {
         values[Int.random(in: 0..<values.count, using: &rng)]
     }
 
-    static func bannerConditions(_ rng: inout SeededGenerator) throws -> ConditionSet {
+    static func bannerConditions(_ rng: inout SplitMix) throws -> ConditionSet {
         var set = ConditionSet()
         let values: [(ConditionType, [String])] = [
             (.onWifi, ["true", "false"]), (.neverDisplayed, ["true", "false"]),
@@ -40,7 +40,7 @@ import Testing
         return set
     }
 
-    static func randomScenario(_ rng: inout SeededGenerator, priorities: Bool) throws -> Scenario {
+    static func randomScenario(_ rng: inout SplitMix, priorities: Bool) throws -> Scenario {
         let (en, de) = (try LocaleTag("en"), try LocaleTag("de"))
         var campaigns: [CampaignSpec] = []
         for index in 0..<Int.random(in: 0...4, using: &rng) {
@@ -126,7 +126,7 @@ import Testing
     @Test func previewDecidesAsTheClientsDoOnRandomDevices() throws {
         var shown = (banners: 0, alerts: 0, blocked: 0)
         for seed in 0..<500 {
-            var rng = SeededGenerator(seed: UInt64(seed))
+            var rng = SplitMix(seed: UInt64(seed))
             let scenario = try Self.randomScenario(&rng, priorities: false)
             let locale = Bool.random(using: &rng) ? "en" : "de"
             let (control, plist) = try Self.files(scenario.app, locale: locale)
@@ -151,7 +151,7 @@ import Testing
     @Test func bannersLeftOutForPriorityCostNoDeviceItsBanner() throws {
         var leftOut = 0
         for seed in 0..<500 {
-            var rng = SeededGenerator(seed: UInt64(seed) &+ 10_000)
+            var rng = SplitMix(seed: UInt64(seed) &+ 10_000)
             let scenario = try Self.randomScenario(&rng, priorities: true)
             var everyBanner = scenario.app
             everyBanner.campaigns = everyBanner.campaigns.map { var flat = $0; flat.priority = 0; return flat }

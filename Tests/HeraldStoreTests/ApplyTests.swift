@@ -320,29 +320,6 @@ struct TenantModel {
     }
 }
 
-/// A small deterministic generator (SplitMix64): one seed, one campaigns file.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-
-    mutating func pick<T>(_ choices: [T]) -> T { choices[int(0...(choices.count - 1))] }
-}
-
 /// Campaigns files for one tenant drawn from small pools: apps weather and news (locales en,
 /// de, fr, and pt-BR in most files; the default en or de), campaign keys a–b (banners), c–d
 /// (alerts), e (a story) and x (a banner, or in some files another kind, which is refused),
