@@ -5,13 +5,7 @@ import Testing
 /// `campaign update` keeps what it was not told to change, and says what it changed.
 @Suite struct CampaignUpdateTests {
     func withBanner(_ body: (InProcessHerald) throws -> Void) throws {
-        try HeraldFixtures.withMigratedDatabase { database in
-            let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme"])
-            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
-            try herald.succeed([
-                "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather",
-                "--default-locale", "en", "--locales", "en,de",
-            ])
+        try InProcessHerald.withAcmeWeather { herald, _ in
             try herald.succeed([
                 "campaign", "create", "sale", "--app", "weather", "--kind", "banner", "--name", "Sale",
                 "--view", "id=banner,file=https://cdn.example.com/b.html,height=88,origin=top",

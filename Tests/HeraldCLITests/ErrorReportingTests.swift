@@ -12,13 +12,7 @@ import Testing
         _ arguments: [String], status: Int32, saying messages: [String], after setup: [[String]] = [],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        try HeraldFixtures.withMigratedDatabase { database in
-            let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme"])
-            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
-            try herald.succeed([
-                "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather",
-                "--default-locale", "en", "--locales", "en,de",
-            ])
+        try InProcessHerald.withAcmeWeather { herald, database in
             try herald.succeed([
                 "campaign", "create", "welcome", "--app", "weather", "--kind", "alert", "--name", "Welcome",
                 "--title", "Hi", "--message", "Welcome", "--message-key", "2026/01/01",

@@ -51,6 +51,22 @@ struct InProcessHerald: Sendable {
     }
 }
 
+extension InProcessHerald {
+    /// Herald on a fresh database holding tenant acme (HERALD_TENANT) with app weather in en
+    /// and de, for tests that need no more than that to start from.
+    static func withAcmeWeather(_ body: (InProcessHerald, ConnectionConfiguration) throws -> Void) throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let herald = InProcessHerald(database: database, environment: ["HERALD_TENANT": "acme"])
+            try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
+            try herald.succeed([
+                "app", "create", "weather", "--name", "Weather", "--bundle-id", "com.acme.weather",
+                "--default-locale", "en", "--locales", "en,de",
+            ])
+            try body(herald, database)
+        }
+    }
+}
+
 /// Standard input for one in-process run: an unlinked temporary file holding `text`.
 private struct InputFile {
     let descriptor: Int32
