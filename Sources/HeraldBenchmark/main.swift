@@ -13,6 +13,8 @@ import PostgresClient
 //   herald-benchmark apply [APPS] [CAMPAIGNS] [RUNS]  campaigns as code: apply the exported site
 //                                           (default 1000 20) into an empty database, again
 //                                           unchanged, with one change, and export (RUNS times, default 3)
+//   herald-benchmark serve [APPS] [CAMPAIGNS] the publish fixture in a throwaway server, its conninfo
+//                                           printed, kept until standard input ends (for profiling)
 
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let apps = arguments.first ?? 1000
@@ -38,6 +40,21 @@ func builtHerald() throws -> URL {
         exit(69)
     }
     return binary
+}
+
+/// The publish fixture, kept for a profiler's runs of `herald publish` until standard input ends.
+func serveFixture() throws {
+    let server = try PostgresTestServer.shared()
+    let databaseName = try server.createDatabase()
+    let configuration = server.configuration(database: databaseName)
+    let admin = try Connection(configuration: configuration)
+    try Migrator().migrate(admin)
+    try LargeSiteFixture.populate(admin, apps: apps, campaignsPerApp: campaigns)
+    try admin.execute("VACUUM ANALYZE")
+    print("HERALD_DATABASE_URL='\(configuration.conninfo)'")
+    fflush(nil)
+    while readLine() != nil {}
+    try? server.dropDatabase(databaseName)
 }
 
 /// The whole run; errors end it with a message (and `exit`, so the throwaway server is stopped).
@@ -221,6 +238,8 @@ func runBenchmark() throws {
 do {
     if CommandLine.arguments.dropFirst().first == "apply" {
         try runApplyBenchmark(apps: apps, campaignsPerApp: campaigns, runs: max(1, arguments.dropFirst(2).first ?? 3))
+    } else if CommandLine.arguments.dropFirst().first == "serve" {
+        try serveFixture()
     } else if CommandLine.arguments.dropFirst().first == "events" {
         try runEventsBenchmark(events: arguments.first ?? 1_000_000, total: arguments.dropFirst().first ?? 10_000_000)
     } else {
