@@ -2,8 +2,10 @@ import HeraldCore
 
 /// JSON as the clients read it, written the same way every time: keys sorted, two-space
 /// indentation, integers without a fraction, other numbers in their shortest exact form,
-/// UTF-8 text with only the escapes JSON requires.
-public indirect enum JSONValue: Equatable, Sendable {
+/// UTF-8 text with only the escapes JSON requires. Not `indirect`: it nests through arrays and
+/// dictionaries, which are references already, so no value needs a box of its own (a publish
+/// builds hundreds of thousands of them).
+public enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)

@@ -83,12 +83,66 @@ struct SitePlan: Sendable {
         }
 
         manifest = SiteManifest(apps: previous.apps.filter { !inScope($0.key) })
-        var changed: [Write] = []
+        // Each changed file goes straight where it is written from (in place, or with its new
+        // folder): one copy of each, not one per pass (a cold publish changes tens of thousands).
+        var newFolderFiles: [(folder: String, files: [Write])] = []
+        var newFolderIndex: [String: Int] = [:]  // a folder's group, for files not next to its others
+        var tenants: Set<String> = []
+        var lastTenant: String?
+        var newPaths: [UInt8] = []
+        var changedCount = 0
+        // An app's files come one after another: its manifest entries are gathered, and its
+        // previous files looked up, once per app rather than once per file.
+        var folder = ""
+        var gathered: [String: String] = [:]
+        var previousFiles: [String: String]?
+        func keep(_ gathered: inout [String: String], of folder: String, in manifest: inout SiteManifest) {
+            guard !gathered.isEmpty else { return }
+            if manifest.apps[folder] == nil {
+                manifest.apps[folder] = SiteManifest.AppFiles(files: gathered)
+            } else {
+                manifest.apps[folder]?.files.merge(gathered) { $1 }
+            }
+            gathered = [:]
+        }
         for (file, found) in zip(files, found) {
             let path = file.path.description
-            if found.same { unchanged += 1 } else { changed.append(Write(file: file, location: found.location)) }
-            manifest.apps[SiteManifest.appFolder(of: path), default: SiteManifest.AppFiles()].files[path] = file.digest
+            let fileFolder = SiteManifest.appFolder(of: path)
+            if fileFolder != folder {
+                keep(&gathered, of: folder, in: &manifest)
+                folder = fileFolder
+                previousFiles = previous.apps[folder]?.files
+            }
+            gathered[path] = file.digest
+            if found.same {
+                unchanged += 1
+            } else {
+                changedCount += 1
+                if previousFiles?[path] == nil {
+                    newPaths += path.utf8
+                    newPaths.append(UInt8(ascii: "\n"))
+                }
+                if let tenant = found.location.missingTenant, tenant != lastTenant {
+                    tenants.insert(tenant)
+                    lastTenant = tenant
+                }
+                let write = Write(file: file, location: found.location)
+                if let newFolder = found.location.newFolder {
+                    // Files come in path order: a folder's files follow one another.
+                    if let last = newFolderFiles.indices.last, newFolderFiles[last].folder == newFolder {
+                        newFolderFiles[last].files.append(write)
+                    } else if let index = newFolderIndex[newFolder] {
+                        newFolderFiles[index].files.append(write)
+                    } else {
+                        newFolderIndex[newFolder] = newFolderFiles.count
+                        newFolderFiles.append((newFolder, [write]))
+                    }
+                } else {
+                    replace.append(write)
+                }
+            }
         }
+        keep(&gathered, of: folder, in: &manifest)
         // Apps in scope whose files differ from the previous run's (each compared once here,
         // not again below: a --full run compares thousands of apps).
         var differing = 0
@@ -102,26 +156,20 @@ struct SitePlan: Sendable {
             }
         }
         remove.sort()
-        if changed.isEmpty, remove.isEmpty, previous.complete, differing == 0, previous.apps.count == manifest.apps.count,
+        if changedCount == 0, remove.isEmpty, previous.complete, differing == 0, previous.apps.count == manifest.apps.count,
             previous.apps.allSatisfy({ inScope($0.key) || manifest.apps[$0.key]?.files == $0.value.files })
         {
             isEmpty = true
             return
         }
 
-        var newPaths = ""
-        for item in changed where previous[item.file.path.description] == nil {
-            newPaths += item.file.path.description + "\n"
-        }
-        marker = Array(newPaths.utf8)
-        tenantFolders = Set(changed.compactMap(\.location.missingTenant)).sorted()
-        // In folders that exist, one file at a time; a new folder with all its files (one
-        // rename, not one per file: a cold publish makes thousands).
-        replace = changed.filter { $0.location.newFolder == nil }
-        newFolders = Dictionary(grouping: changed.filter { $0.location.newFolder != nil }) { $0.location.newFolder ?? "" }
-            .sorted { $0.key < $1.key }
-            .map { NewFolder(folder: $0.key, files: $0.value) }
-        written = changed.map { $0.file.path.description }
+        marker = newPaths
+        tenantFolders = tenants.sorted()
+        // In folders that exist, one file at a time (`replace`); a new folder with all its
+        // files (one rename, not one per file: a cold publish makes thousands).
+        newFolders = newFolderFiles.sorted { $0.folder < $1.folder }.map { NewFolder(folder: $0.folder, files: $0.files) }
+        written.reserveCapacity(changedCount)
+        for (file, found) in zip(files, found) where !found.same { written.append(file.path.description) }
         let archive = ManifestArchive.pack(manifest)
         manifest = archive.manifest
         manifest.archiveDigest = archive.indexDigest
