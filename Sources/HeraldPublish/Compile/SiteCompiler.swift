@@ -68,8 +68,9 @@ public struct SiteCompiler: Sendable {
         var proofs = BannerProofs()
         var leftOutByLocale: [LocaleTag: [Slug: CampaignSpec]] = [:]
         for locale in app.locales {
-            var banners: [String: JSONValue] = [:]
-            var alerts: [String: [String: String]] = [:]
+            // Sized up front: grown one campaign at a time, each dictionary was rehashed several times.
+            var banners = [String: JSONValue](minimumCapacity: live.count)
+            var alerts = [String: [String: String]](minimumCapacity: live.count)
             let leftOut = PublishSelection.bannersLeftOut(live, for: locale, in: app, proofs: &proofs)
             leftOutByLocale[locale] = leftOut
             for campaign in live {
@@ -120,9 +121,9 @@ public struct SiteCompiler: Sendable {
         _ campaign: CampaignSpec, _ banner: BannerContent, locale: LocaleTag, app: AppSpec, tenant: TenantSpec,
         site: inout CompiledSite
     ) -> JSONValue {
-        var views: [String: JSONValue] = [:]
+        var views = [String: JSONValue](minimumCapacity: banner.views.count)
         for view in banner.views {
-            var fields: [String: JSONValue] = [:]
+            var fields = [String: JSONValue](minimumCapacity: 3)
             switch view.source {
             case .file(let url):
                 fields["file"] = .string(url.rawValue)
@@ -144,7 +145,7 @@ public struct SiteCompiler: Sendable {
         }
         var groups: [String: JSONValue] = ["all": .object([:]), "any": .object([:])]
         for group in ConditionGroup.allCases {
-            var members: [String: JSONValue] = [:]
+            var members = [String: JSONValue](minimumCapacity: campaign.conditions.conditions.count)
             for condition in campaign.conditions.conditions where condition.group == group {
                 members[condition.type.rawValue] = Self.json(condition.value)
             }

@@ -39,15 +39,26 @@ public enum JSONValue: Equatable, Sendable {
             }
             out.append(UInt8(ascii: "{"))
             out.append(UInt8(ascii: "\n"))
-            let sorted = members.sorted { $0.key < $1.key }
-            for (index, (key, value)) in sorted.enumerated() {
-                Self.appendIndent(indent + 1, to: &out)
-                JSONText.appendQuoted(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                out.append(UInt8(ascii: " "))
-                value.write(to: &out, indent: indent + 1)
-                if index < sorted.count - 1 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "\n"))
+            // The members' positions, sorted by key, on the stack: no array of copied pairs per object.
+            withUnsafeTemporaryAllocation(of: Dictionary<String, JSONValue>.Index.self, capacity: members.count) { buffer in
+                var order = buffer
+                var filled = 0
+                for index in members.indices {
+                    order.initializeElement(at: filled, to: index)
+                    filled += 1
+                }
+                order.sort { members[$0].key < members[$1].key }
+                for (position, index) in order.enumerated() {
+                    let (key, value) = members[index]
+                    Self.appendIndent(indent + 1, to: &out)
+                    JSONText.appendQuoted(key, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    out.append(UInt8(ascii: " "))
+                    value.write(to: &out, indent: indent + 1)
+                    if position < filled - 1 { out.append(UInt8(ascii: ",")) }
+                    out.append(UInt8(ascii: "\n"))
+                }
+                _ = order.deinitialize()
             }
             Self.appendIndent(indent, to: &out)
             out.append(UInt8(ascii: "}"))
