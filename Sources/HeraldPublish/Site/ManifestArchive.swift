@@ -1,3 +1,4 @@
+import Dispatch
 import HeraldCore
 
 /// How a run's manifest is kept in the run history: one shard per app folder plus an index
@@ -16,18 +17,25 @@ public enum ManifestArchive {
     }
 
     public static func pack(_ manifest: SiteManifest) -> Packed {
+        let folders = manifest.apps.keys.sorted()
+        // The shards not archived yet, made on every core (a cold publish makes one per app).
+        let made = ConcurrentSlots<(digest: String, bytes: [UInt8])>(count: folders.count)
+        DispatchQueue.concurrentPerform(iterations: folders.count) { index in
+            guard let app = manifest.apps[folders[index]], app.shardDigest == nil else { return }
+            let bytes = SiteManifest.shardBytes(app.files)
+            made[index] = (SHA256.hex(bytes), bytes)
+        }
         var index = "herald-manifest-index 1\n"
         var shards: [String: [UInt8]] = [:]
         var filled = manifest
-        for (folder, app) in manifest.apps.sorted(by: { $0.key < $1.key }) {
+        for (position, folder) in folders.enumerated() {
             let digest: String
-            if let known = app.shardDigest {
-                digest = known
-            } else {
-                let bytes = SiteManifest.shardBytes(app.files)
-                digest = SHA256.hex(bytes)
-                shards[digest] = bytes
+            if let shard = made[position] {
+                digest = shard.digest
+                shards[digest] = shard.bytes
                 filled.apps[folder]?.shardDigest = digest
+            } else {
+                digest = manifest.apps[folder]?.shardDigest ?? ""
             }
             index += "\(digest) \(folder)\n"
         }

@@ -259,7 +259,7 @@ struct SiteFolder: Sendable {
         CrashPoint.reached(.siteRemovals)
         let removed = try remove(plan.remove, root: root)
         CrashPoint.reached(.siteManifest)
-        try Self.atomicWrite(plan.manifest.serialized(), in: root, name: SiteManifest.fileName, shown: manifestPath)
+        try Self.atomicWrite(plan.manifest.serialized(reusing: plan.archive?.shards ?? [:]), in: root, name: SiteManifest.fileName, shown: manifestPath)
         CrashPoint.reached(.siteMarkerRemoval)
         unlinkat(root, ".herald-writing", 0)
         return removed

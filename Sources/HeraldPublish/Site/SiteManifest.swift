@@ -78,19 +78,28 @@ public struct SiteManifest: Equatable, Sendable {
         return path
     }
 
-    public func serialized() -> [UInt8] {
+    /// `shards`: shard bytes by digest (`ManifestArchive.Packed.shards`), whose lines are an
+    /// app's lines here when its shard digest names them: copied, not sorted and written again.
+    public func serialized(reusing shards: [String: [UInt8]] = [:]) -> [UInt8] {
         var out = Array("herald-manifest 2 \(complete ? "complete" : "incomplete")\(archiveDigest.map { " " + $0 } ?? "")\n".utf8)
         out.reserveCapacity(fileCount * 100)
         for (folder, app) in apps.sorted(by: { $0.key < $1.key }) {
             out += Array("@ \(app.shardDigest ?? "-") \(folder)\n".utf8)
-            Self.appendLines(app.files, to: &out)
+            if let digest = app.shardDigest, let shard = shards[digest], shard.starts(with: Self.shardHeader) {
+                out += shard[Self.shardHeader.count...]
+            } else {
+                Self.appendLines(app.files, to: &out)
+            }
         }
         return out
     }
 
+    /// The first line of a shard; its other lines are the app's, as the manifest has them.
+    private static let shardHeader = Array("herald-manifest 1 complete\n".utf8)
+
     /// One app's files in the shard format the run history keeps (version 1, sorted).
     public static func shardBytes(_ files: [String: String]) -> [UInt8] {
-        var out = Array("herald-manifest 1 complete\n".utf8)
+        var out = shardHeader
         appendLines(files, to: &out)
         return out
     }
