@@ -5,13 +5,13 @@ import Synchronization
 ///
 /// The work is `sending`: whatever it uses (a connection of its own, say) is handed over
 /// whole, and the compiler checks that the caller keeps no way to reach it.
-final class BackgroundWork<Value: Sendable>: Sendable {
+public final class BackgroundWork<Value: Sendable>: Sendable {
     /// The work, until the thread takes it.
     private let work: Mutex<(() throws -> Value)?>
     private let result = Mutex<Result<Value, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ work: sending @escaping () throws -> Value) {
+    public init(_ work: sending @escaping () throws -> Value) {
         self.work = Mutex(work)
         Thread.detachNewThread { [self] in
             let body = self.work.withLock { $0.take() }
@@ -25,7 +25,7 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     }
 
     /// Blocks until the work is over; later calls return the same result at once.
-    func wait() throws -> Value {
+    public func wait() throws -> Value {
         done.wait()
         done.signal()  // for the next call
         return try result.withLock { $0 ?? .failure(CancellationError()) }.get()

@@ -97,9 +97,29 @@ struct PublishCommand: ParsableCommand {
     private func report(_ result: PublishJob.Result) {
         let changed = !result.outcome.written.isEmpty || !result.outcome.removed.isEmpty
         if quiet, !changed { return }
+        // A large site's JSON summary and warnings are megabytes each: the summary is made on
+        // another thread while the warnings are made and written.
+        var summary: BackgroundWork<String?>?
+        if output.json, !dryRun {
+            var members: [String: PlainJSON.Value] = [
+                "dryRun": .bool(false), "written": .strings(result.outcome.written), "removed": .strings(result.outcome.removed),
+                "unchanged": .integer(Int64(result.outcome.unchanged)), "warnings": .strings(result.warnings),
+            ]
+            if let run = result.runID { members["run"] = .integer(run) }
+            summary = BackgroundWork { [members] in PlainJSON.object(members) }
+        }
         // All warnings in one write: a publish can have thousands (a system call each, before).
-        let warnings = result.warnings.map { "herald: warning: \(terminalSafe($0))\n" }.joined()
-        if !warnings.isEmpty { Console.current.writeError(warnings) }
+        if !result.warnings.isEmpty {
+            let prefix = Array("herald: warning: ".utf8)
+            var warnings: [UInt8] = []
+            warnings.reserveCapacity(result.warnings.reduce(0) { $0 + $1.utf8.count + prefix.count + 1 })
+            for warning in result.warnings {
+                warnings += prefix
+                warnings += terminalSafe(warning).utf8
+                warnings.append(UInt8(ascii: "\n"))
+            }
+            Console.current.writeError(String(decoding: warnings, as: UTF8.self))
+        }
         let diffs = result.changes.map { change in
             Diff(
                 path: change.path, change: change.after == nil ? "removed" : change.before == nil ? "new" : "changed",
@@ -108,16 +128,10 @@ struct PublishCommand: ParsableCommand {
                     new: change.after.map { String(decoding: $0, as: UTF8.self) }))
         }
         if output.json {
-            if !dryRun {
-                var members: [String: PlainJSON.Value] = [
-                    "dryRun": .bool(false), "written": .strings(result.outcome.written), "removed": .strings(result.outcome.removed),
-                    "unchanged": .integer(Int64(result.outcome.unchanged)), "warnings": .strings(result.warnings),
-                ]
-                if let run = result.runID { members["run"] = .integer(run) }
-                if let text = PlainJSON.object(members) {
-                    print(text)
-                    return
-                }
+            if let summary, let text = try? summary.wait() {
+                Console.current.write(.output, text)
+                Console.current.write(.output, "\n")
+                return
             }
             /// In a dry run `written` and `removed` are what would be; `changes` has each file's diff.
             struct Summary: Encodable {
