@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldJobs
 import HeraldStore
 
 @main
@@ -37,6 +38,7 @@ struct Herald: ParsableCommand {
 
     /// The binary's entry point: `run` with the process's own console, then exit with its status.
     static func main() {
+        BackgroundRelease.keepsUntilExit.store(true, ordering: .relaxed)  // this process exits after one command
         Foundation.exit(run(Array(CommandLine.arguments.dropFirst()), console: .process))
     }
 
