@@ -430,13 +430,13 @@ struct SiteFolder: Sendable {
                 folder = try openFolder(segment, in: folder, shown: shown + key)
                 made[key] = folder
             }
-            let file = shown + "/" + inside.joined(separator: "/")
+            func file() -> String { shown + "/" + inside.joined(separator: "/") }  // for an error only
             let descriptor = openat(folder, inside.last ?? "", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw SiteWriter.WriteError(description: "cannot write \(file): \(String(cString: strerror(errno)))")
+                throw SiteWriter.WriteError(description: "cannot write \(file()): \(String(cString: strerror(errno)))")
             }
             defer { close(descriptor) }
-            try writeAll(item.file.bytes, to: descriptor, path: file)
+            try writeAll(item.file.bytes, to: descriptor, path: file())
             CrashPoint.reached(.siteFolderFile)
         }
         CrashPoint.reached(.siteFolder)
@@ -452,16 +452,17 @@ struct SiteFolder: Sendable {
         return descriptor
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+    /// `path`: how errors name the file (made only for one: a cold publish writes tens of thousands).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String) throws {
         if WriteFault.diskIsFull() {
-            throw SiteWriter.WriteError(description: "cannot write \(path): \(String(cString: strerror(ENOSPC))) (\(WriteFault.variable))")
+            throw SiteWriter.WriteError(description: "cannot write \(path()): \(String(cString: strerror(ENOSPC))) (\(WriteFault.variable))")
         }
         var offset = 0
         while offset < bytes.count {
             let wrote = bytes.withUnsafeBytes { buffer in
                 buffer.baseAddress.map { write(descriptor, $0 + offset, bytes.count - offset) } ?? -1
             }
-            guard wrote > 0 else { throw SiteWriter.WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard wrote > 0 else { throw SiteWriter.WriteError(description: "cannot write \(path()): \(String(cString: strerror(errno)))") }
             offset += wrote
         }
     }
