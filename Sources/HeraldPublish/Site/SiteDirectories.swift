@@ -22,6 +22,12 @@ final class SiteDirectories {
     /// tenant folder, and asking the kernel again for each costs a failed lookup per file.
     private var missing: Set<String> = []
     private let remembersMissing: Bool
+    /// The missing folder looked up last, when `remembersMissing` (a cold run's files all
+    /// miss folders, one folder's files one after another: no string made nor hashed then).
+    private var lastMissing: (relative: String, depth: Int)?
+    /// The new folder `SiteFolder.locate` named last (relative path, depth found, its full
+    /// path and its missing tenant's), shared by the files that follow in it.
+    var newFolderMemo: (relative: Substring, depth: Int, folder: String?, tenant: String?)?
 
     /// `remembersMissing`: a folder found missing stays missing for this instance (a pass
     /// that only reads, as `SiteFolder.find`; a pass that makes folders must ask again).
@@ -48,6 +54,7 @@ final class SiteDirectories {
     func folder(_ relative: Substring) throws -> Lookup {
         if relative.isEmpty { return .found(root) }
         if let last, last.relative == relative { return .found(last.descriptor) }
+        if let lastMissing, lastMissing.relative == relative { return .missing(depth: lastMissing.depth) }
         if let known = opened[String(relative)] {
             last = (String(relative), known)
             return .found(known)
@@ -62,13 +69,17 @@ final class SiteDirectories {
             if let known = opened[prefix] {
                 descriptor = known
             } else if remembersMissing, missing.contains(prefix) {
+                lastMissing = (String(relative), depth)
                 return .missing(depth: depth)
             } else {
                 let next = openat(descriptor, String(relative[start..<end]), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 guard next >= 0 else {
                     let failure = errno
                     if failure == ENOENT {
-                        if remembersMissing { missing.insert(prefix) }
+                        if remembersMissing {
+                            missing.insert(prefix)
+                            lastMissing = (String(relative), depth)
+                        }
                         return .missing(depth: depth)
                     }
                     throw Self.refusal(rootPath + "/" + prefix, failure)

@@ -141,15 +141,21 @@ struct SiteFolder: Sendable {
         let target = rootPath + "/" + path.description
         let folders = path.segments.dropLast()
         switch try directories.folder(Self.folder(of: path.description[...])) {
-        case .missing(let depth) where depth > 0:
-            // A new folder below the tenant's (an app, a locale, a stories folder): it appears whole.
-            let folder = rootPath + "/" + folders.prefix(depth + 1).joined(separator: "/")
-            return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: folder, missingTenant: nil), same: false)
-        case .missing:
-            // The tenant's folder is made, not renamed into place: its apps appear one by one.
-            let tenant = rootPath + "/" + (path.segments.first ?? "")
-            let newFolder = folders.count > 1 ? rootPath + "/" + folders.prefix(2).joined(separator: "/") : nil
-            return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: newFolder, missingTenant: tenant), same: false)
+        case .missing(let depth):
+            // Below an existing tenant folder, a new folder (an app, a locale, a stories folder)
+            // appears whole; a missing tenant's folder is made, not renamed into place, and its
+            // apps appear one by one. One new folder's files follow one another: its names are
+            // made once and shared.
+            let segments = depth > 0 ? depth + 1 : folders.count > 1 ? 2 : 1
+            let relative = Self.prefix(path.description[...], segments: segments)
+            if let memo = directories.newFolderMemo, memo.depth == depth, memo.relative == relative {
+                return SitePlan.Found(
+                    location: SitePlan.Location(target: target, newFolder: memo.folder, missingTenant: memo.tenant), same: false)
+            }
+            let folder = depth > 0 || folders.count > 1 ? rootPath + "/" + relative : nil
+            let tenant = depth == 0 ? rootPath + "/" + (path.segments.first ?? "") : nil
+            directories.newFolderMemo = (relative, depth, folder, tenant)
+            return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: folder, missingTenant: tenant), same: false)
         case .found(let folder):
             let location = SitePlan.Location(target: target, newFolder: nil, missingTenant: nil)
             let descriptor = openat(folder, path.segments.last ?? "", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -387,6 +393,16 @@ struct SiteFolder: Sendable {
     static func split(_ path: Substring) -> (folder: Substring, name: String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", String(path)) }
         return (path[..<slash], String(path[path.utf8.index(after: slash)...]))
+    }
+
+    /// The first `segments` segments of `a/b/c` (`a/b` for 2), or all of it.
+    static func prefix(_ path: Substring, segments: Int) -> Substring {
+        var seen = 0
+        for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
+            seen += 1
+            if seen == segments { return path[..<index] }
+        }
+        return path
     }
 
     /// `a/b/c`'s folder `a/b`.

@@ -70,12 +70,17 @@ public struct SiteManifest: Equatable, Sendable {
 
     /// `tenant/app` of `tenant/app/locale/...`.
     public static func appFolder(of path: String) -> String {
+        String(appFolderPrefix(of: path))
+    }
+
+    /// The same, as part of `path` (nothing made).
+    static func appFolderPrefix(of path: String) -> Substring {
         var slashes = 0
         for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
             slashes += 1
-            if slashes == 2 { return String(path[..<index]) }
+            if slashes == 2 { return path[..<index] }
         }
-        return path
+        return path[...]
     }
 
     /// `shards`: shard bytes by digest (`ManifestArchive.Packed.shards`), whose lines are an

@@ -105,16 +105,17 @@ struct SitePlan: Sendable {
             }
             gathered = [:]
         }
-        for (file, found) in zip(files, found) {
-            let path = file.path.description
-            let fileFolder = SiteManifest.appFolder(of: path)
+        // By index: a pair taken out of the arrays is a copy of every field (retains, then releases).
+        for index in files.indices where index < found.count {
+            let path = files[index].path.description
+            let fileFolder = SiteManifest.appFolderPrefix(of: path)
             if fileFolder != folder {
                 keep(&gathered, of: folder, in: &manifest)
-                folder = fileFolder
+                folder = String(fileFolder)
                 previousFiles = previous.apps[folder]?.files
             }
-            gathered[path] = file.digest
-            if found.same {
+            gathered[path] = files[index].digest
+            if found[index].same {
                 unchanged += 1
             } else {
                 changedCount += 1
@@ -122,12 +123,12 @@ struct SitePlan: Sendable {
                     newPaths += path.utf8
                     newPaths.append(UInt8(ascii: "\n"))
                 }
-                if let tenant = found.location.missingTenant, tenant != lastTenant {
+                if let tenant = found[index].location.missingTenant, tenant != lastTenant {
                     tenants.insert(tenant)
                     lastTenant = tenant
                 }
-                let write = Write(file: file, location: found.location)
-                if let newFolder = found.location.newFolder {
+                let write = Write(file: files[index], location: found[index].location)
+                if let newFolder = write.location.newFolder {
                     // Files come in path order: a folder's files follow one another.
                     if let last = newFolderFiles.indices.last, newFolderFiles[last].folder == newFolder {
                         newFolderFiles[last].files.append(write)
@@ -169,7 +170,7 @@ struct SitePlan: Sendable {
         // files (one rename, not one per file: a cold publish makes thousands).
         newFolders = newFolderFiles.sorted { $0.folder < $1.folder }.map { NewFolder(folder: $0.folder, files: $0.files) }
         written.reserveCapacity(changedCount)
-        for (file, found) in zip(files, found) where !found.same { written.append(file.path.description) }
+        for index in files.indices where index < found.count && !found[index].same { written.append(files[index].path.description) }
         let archive = ManifestArchive.pack(manifest)
         manifest = archive.manifest
         manifest.archiveDigest = archive.indexDigest
