@@ -142,6 +142,18 @@ import Testing
         #expect(try Version("1." + String(repeating: "9", count: 20)).surprises.first?.contains("overflows") == true)
     }
 
+    /// The one-pass check for plain versions says "no surprises" exactly when the notes are empty.
+    @Test func plainFormMeansNoNotes() async {
+        await propertyCheck(count: 5000, input: deviceVersions) { raw in
+            guard let version = try? Version(raw) else { return }
+            #expect(version.hasPlainForm == version.notes.isEmpty, "\(raw)")
+        }
+        await propertyCheck(count: 2000, input: versions) { raw in
+            guard let version = try? Version(raw) else { return }
+            #expect(version.hasPlainForm == version.notes.isEmpty, "\(raw)")
+        }
+    }
+
     /// Herald's order is the device's: Foundation's numeric search on the same strings,
     /// for dotted digits…
     @Test func orderEqualsFoundationNumericSearch() async {
