@@ -40,7 +40,14 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         rawValue = raw
     }
 
-    public var isHTTPS: Bool { rawValue.lowercased().hasPrefix("https://") }
+    public var isHTTPS: Bool {
+        // An ASCII start (nearly every URL) is compared byte by byte, without a lowercase copy;
+        // the ninth byte too, as a non-ASCII one could join the eighth character.
+        let start = rawValue.utf8.prefix(9)
+        guard start.allSatisfy({ $0 < 0x80 }) else { return rawValue.lowercased().hasPrefix("https://") }
+        func lower(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
+        return start.count >= 8 && zip(start, "https://".utf8).allSatisfy { lower($0) == $1 }
+    }
     public var description: String { rawValue }
 }
 
