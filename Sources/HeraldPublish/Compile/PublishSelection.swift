@@ -11,14 +11,26 @@ public enum PublishSelection {
     /// The content a device of `locale` sees: exact tag → its language → the app's default
     /// locale; nil when the campaign is restricted away from `locale` or has nothing to show.
     public static func content(of campaign: CampaignSpec, for locale: LocaleTag, in app: AppSpec) -> CampaignContent? {
-        contentLocale(of: campaign, for: locale, in: app).flatMap { campaign.content[$0] }
+        shown(campaign, for: locale, defaultLocale: app.defaultLocale)?.content
     }
 
     /// The locale whose content a device of `locale` sees (itself, or where it falls back to);
     /// nil when the campaign is restricted away from `locale` or has nothing to show.
     public static func contentLocale(of campaign: CampaignSpec, for locale: LocaleTag, in app: AppSpec) -> LocaleTag? {
+        shown(campaign, for: locale, defaultLocale: app.defaultLocale)?.locale
+    }
+
+    /// Both: `locale.fallbackChain(defaultLocale:)` walked without building it, each locale
+    /// looked up once (this runs for every campaign in every locale of a publish).
+    private static func shown(
+        _ campaign: CampaignSpec, for locale: LocaleTag, defaultLocale: LocaleTag
+    ) -> (locale: LocaleTag, content: CampaignContent)? {
         if let restriction = campaign.locales, !restriction.contains(locale) { return nil }
-        return locale.fallbackChain(defaultLocale: app.defaultLocale).first { campaign.content[$0] != nil }
+        if let content = campaign.content[locale] { return (locale, content) }
+        let language = locale.language
+        if language != locale, let content = campaign.content[language] { return (language, content) }
+        if defaultLocale != locale, defaultLocale != language, let content = campaign.content[defaultLocale] { return (defaultLocale, content) }
+        return nil
     }
 }
 
@@ -29,7 +41,7 @@ extension PublishSelection {
     /// dictionary order; without the lower one, every such device shows the higher one, as
     /// priority says, and no device loses a banner it could have seen.
     public static func bannersLeftOut(_ live: [CampaignSpec], for locale: LocaleTag, in app: AppSpec) -> [Slug: CampaignSpec] {
-        var proofs = BannerProofs()
+        var proofs = BannerProofs(live)
         return bannersLeftOut(live, for: locale, in: app, proofs: &proofs)
     }
 
@@ -39,12 +51,12 @@ extension PublishSelection {
         _ live: [CampaignSpec], for locale: LocaleTag, in app: AppSpec, proofs: inout BannerProofs
     ) -> [Slug: CampaignSpec] {
         // Indices into `live`, not copies of whole campaigns (this runs per locale of every app).
-        let banners = live.indices.filter { live[$0].kind == .banner && content(of: live[$0], for: locale, in: app) != nil }
+        let banners = live.indices.filter { live[$0].kind == .banner && contentLocale(of: live[$0], for: locale, in: app) != nil }
         guard let first = banners.first, banners.contains(where: { live[$0].priority != live[first].priority }) else { return [:] }
         let byPriority = banners.sorted { (live[$0].priority, live[$1].key) > (live[$1].priority, live[$0].key) }
         var leftOut: [Slug: CampaignSpec] = [:]
         for lower in banners {
-            if let winner = byPriority.first(where: { live[$0].priority > live[lower].priority && proofs.implies(live[lower], live[$0]) }) {
+            if let winner = byPriority.first(where: { live[$0].priority > live[lower].priority && proofs.implies(lower, $0, in: live) }) {
                 leftOut[live[lower].key] = live[winner]
             }
         }
