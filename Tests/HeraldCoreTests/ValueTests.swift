@@ -197,6 +197,25 @@ import Testing
         }
     }
 
+    /// The byte-by-byte https check answers as lowercasing the text and comparing characters,
+    /// also where non-ASCII text (marks joining a character, letters that lowercase to ASCII)
+    /// or CR LF meets the prefix.
+    @Test func httpsPrefixAsCharacters() async {
+        let pieces = ["h", "H", "t", "T", "p", "P", "s", "S", ":", "/", "x", "\r\n", "\r", "\u{301}", "\u{200D}", "é", "\u{212A}", "\u{130}"]
+        let texts = Gen.int(in: 0...(pieces.count - 1)).array(of: 0...11).map { $0.map { pieces[$0] }.joined() }
+        await propertyCheck(count: 5000, input: texts) { raw in
+            #expect(HTTPURL.hasHTTPSPrefix(raw) == raw.lowercased().hasPrefix("https://"), "\(raw.debugDescription)")
+        }
+        // The prefix itself, in any case, then anything.
+        let cased = Gen.int(in: 0...255).map { mask in
+            String("https://".enumerated().map { mask & (1 << $0.offset) != 0 ? Character($0.element.uppercased()) : $0.element })
+        }
+        await propertyCheck(count: 2000, input: cased, texts) { prefix, rest in
+            let raw = prefix + rest
+            #expect(HTTPURL.hasHTTPSPrefix(raw) == raw.lowercased().hasPrefix("https://"), "\(raw.debugDescription)")
+        }
+    }
+
     /// The printable-ASCII fast path accepts exactly what the plain rules accept.
     @Test func httpURLsFollowThePlainRules() async {
         func plain(_ raw: String) -> Bool {
