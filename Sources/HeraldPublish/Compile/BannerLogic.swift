@@ -17,9 +17,11 @@ enum BannerLogic {
     typealias Branch = [Condition]
 
     static func branches(_ set: ConditionSet) -> [Branch] {
-        let all = set.conditions.filter { $0.group == .all }
-        let any = set.conditions.filter { $0.group == .any }
-        return any.isEmpty ? [all] : any.map { all + [$0] }
+        branches(all: set.conditions.filter { $0.group == .all }, any: set.conditions.filter { $0.group == .any })
+    }
+
+    static func branches(all: [Condition], any: [Condition]) -> [Branch] {
+        any.isEmpty ? [all] : any.map { all + [$0] }
     }
 
     /// False when the branch can never hold (it asks for Wi-Fi both on and off).
@@ -53,9 +55,9 @@ enum BannerLogic {
         let any: [Condition]
 
         init(_ set: ConditionSet) {
-            possible = branches(set).filter(isSatisfiable)
             all = set.conditions.filter { $0.group == .all }
             any = set.conditions.filter { $0.group == .any }
+            possible = branches(all: all, any: any).filter(isSatisfiable)
         }
     }
 

@@ -137,7 +137,7 @@ enum Lint {
             }
         }
         var groups: [[Int]] = []
-        var groupOfRoot: [Int: Int] = [:]
+        var groupOfRoot = [Int?](repeating: nil, count: members.count)
         for index in members.indices {
             let top = root(index)
             if let group = groupOfRoot[top] {

@@ -11,25 +11,28 @@ public enum PublishSelection {
     /// The content a device of `locale` sees: exact tag → its language → the app's default
     /// locale; nil when the campaign is restricted away from `locale` or has nothing to show.
     public static func content(of campaign: CampaignSpec, for locale: LocaleTag, in app: AppSpec) -> CampaignContent? {
-        shown(campaign, for: locale, defaultLocale: app.defaultLocale)?.content
+        shown(campaign, for: locale, in: app).map { campaign.content[$0.index].value }
     }
 
     /// The locale whose content a device of `locale` sees (itself, or where it falls back to);
     /// nil when the campaign is restricted away from `locale` or has nothing to show.
     public static func contentLocale(of campaign: CampaignSpec, for locale: LocaleTag, in app: AppSpec) -> LocaleTag? {
-        shown(campaign, for: locale, defaultLocale: app.defaultLocale)?.locale
+        shown(campaign, for: locale, in: app)?.locale
     }
 
-    /// Both: `locale.fallbackChain(defaultLocale:)` walked without building it, each locale
-    /// looked up once (this runs for every campaign in every locale of a publish).
+    /// Both, as where `campaign.content` holds it: `locale.fallbackChain(defaultLocale:)` walked
+    /// without building it, each locale looked up once and no content copied (this runs for
+    /// every campaign in every locale).
     private static func shown(
-        _ campaign: CampaignSpec, for locale: LocaleTag, defaultLocale: LocaleTag
-    ) -> (locale: LocaleTag, content: CampaignContent)? {
+        _ campaign: CampaignSpec, for locale: LocaleTag, in app: AppSpec
+    ) -> (locale: LocaleTag, index: [LocaleTag: CampaignContent].Index)? {
         if let restriction = campaign.locales, !restriction.contains(locale) { return nil }
-        if let content = campaign.content[locale] { return (locale, content) }
+        let content = campaign.content
+        if let index = content.index(forKey: locale) { return (locale, index) }
         let language = locale.language
-        if language != locale, let content = campaign.content[language] { return (language, content) }
-        if defaultLocale != locale, defaultLocale != language, let content = campaign.content[defaultLocale] { return (defaultLocale, content) }
+        if language != locale, let index = content.index(forKey: language) { return (language, index) }
+        let fallback = app.defaultLocale
+        if fallback != locale, fallback != language, let index = content.index(forKey: fallback) { return (fallback, index) }
         return nil
     }
 }
