@@ -142,6 +142,18 @@ import Testing
         #expect(try Version("1." + String(repeating: "9", count: 20)).surprises.first?.contains("overflows") == true)
     }
 
+    /// The one-pass check for plain versions says "no surprises" exactly when the notes are empty.
+    @Test func plainFormMeansNoNotes() async {
+        await propertyCheck(count: 5000, input: deviceVersions) { raw in
+            guard let version = try? Version(raw) else { return }
+            #expect(version.hasPlainForm == version.notes.isEmpty, "\(raw)")
+        }
+        await propertyCheck(count: 2000, input: versions) { raw in
+            guard let version = try? Version(raw) else { return }
+            #expect(version.hasPlainForm == version.notes.isEmpty, "\(raw)")
+        }
+    }
+
     /// Herald's order is the device's: Foundation's numeric search on the same strings,
     /// for dotted digits…
     @Test func orderEqualsFoundationNumericSearch() async {
@@ -182,6 +194,25 @@ import Testing
         #expect(try !HTTPURL("http://cdn.example.com").isHTTPS)
         for bad in ["ftp://x.example/a", "cdn.example.com/a.html", "https://", "https:///path", "https://a b.example/", "https://user@host/"] {
             #expect(throws: ValidationError.self, "\(bad)") { try HTTPURL(bad) }
+        }
+    }
+
+    /// The byte-by-byte https check answers as lowercasing the text and comparing characters,
+    /// also where non-ASCII text (marks joining a character, letters that lowercase to ASCII)
+    /// or CR LF meets the prefix.
+    @Test func httpsPrefixAsCharacters() async {
+        let pieces = ["h", "H", "t", "T", "p", "P", "s", "S", ":", "/", "x", "\r\n", "\r", "\u{301}", "\u{200D}", "é", "\u{212A}", "\u{130}"]
+        let texts = Gen.int(in: 0...(pieces.count - 1)).array(of: 0...11).map { $0.map { pieces[$0] }.joined() }
+        await propertyCheck(count: 5000, input: texts) { raw in
+            #expect(HTTPURL.hasHTTPSPrefix(raw) == raw.lowercased().hasPrefix("https://"), "\(raw.debugDescription)")
+        }
+        // The prefix itself, in any case, then anything.
+        let cased = Gen.int(in: 0...255).map { mask in
+            String("https://".enumerated().map { mask & (1 << $0.offset) != 0 ? Character($0.element.uppercased()) : $0.element })
+        }
+        await propertyCheck(count: 2000, input: cased, texts) { prefix, rest in
+            let raw = prefix + rest
+            #expect(HTTPURL.hasHTTPSPrefix(raw) == raw.lowercased().hasPrefix("https://"), "\(raw.debugDescription)")
         }
     }
 

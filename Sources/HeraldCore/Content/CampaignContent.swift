@@ -115,20 +115,20 @@ public struct ResolvedAlert: Equatable, Sendable {
     /// nil when no locale of the chain has alert content.
     public static func resolve(_ content: [LocaleTag: CampaignContent], for locale: LocaleTag, defaultLocale: LocaleTag) -> ResolvedAlert? {
         let chain = locale.fallbackChain(defaultLocale: defaultLocale)
-        func alert(_ tag: LocaleTag) -> AlertContent? {
+        // Each locale's alert looked up once (publish resolves every alert in every locale).
+        let alerts = chain.map { tag -> AlertContent? in
             if case .alert(let alert)? = content[tag] { return alert }
             return nil
         }
-        guard let start = chain.firstIndex(where: { alert($0) != nil }), let own = alert(chain[start]) else { return nil }
-        let rest = chain[start...]
-        let urlLocale = rest.first { alert($0)?.actionURL != nil }
-        let buttonLocale = rest.first { alert($0)?.actionButton != nil }
+        guard let start = alerts.firstIndex(where: { $0 != nil }), let own = alerts[start] else { return nil }
+        let urlIndex = alerts[start...].firstIndex { $0?.actionURL != nil }
+        let buttonIndex = alerts[start...].firstIndex { $0?.actionButton != nil }
         var resolved = own
-        resolved.actionURL = urlLocale.flatMap { alert($0)?.actionURL }
-        resolved.actionButton = resolved.actionURL == nil ? nil : buttonLocale.flatMap { alert($0)?.actionButton }
+        resolved.actionURL = urlIndex.flatMap { alerts[$0]?.actionURL }
+        resolved.actionButton = resolved.actionURL == nil ? nil : buttonIndex.flatMap { alerts[$0]?.actionButton }
         return ResolvedAlert(
-            alert: resolved, contentLocale: chain[start], actionURLLocale: resolved.actionURL == nil ? nil : urlLocale,
-            actionButtonLocale: resolved.actionButton == nil ? nil : buttonLocale)
+            alert: resolved, contentLocale: chain[start], actionURLLocale: resolved.actionURL == nil ? nil : urlIndex.map { chain[$0] },
+            actionButtonLocale: resolved.actionButton == nil ? nil : buttonIndex.map { chain[$0] })
     }
 }
 

@@ -40,7 +40,23 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         rawValue = raw
     }
 
-    public var isHTTPS: Bool { rawValue.lowercased().hasPrefix("https://") }
+    public var isHTTPS: Bool { Self.hasHTTPSPrefix(rawValue) }
+
+    /// `raw.lowercased().hasPrefix("https://")`. An ASCII start (nearly every URL) is compared
+    /// byte by byte, without a lowercase copy; a non-ASCII byte among the first nine could be,
+    /// or join, a character of the prefix, so it sends the text the general way.
+    static func hasHTTPSPrefix(_ raw: String) -> Bool {
+        var bytes = raw.utf8.makeIterator()
+        for expected in "https://".utf8 {
+            guard let byte = bytes.next() else { return false }
+            guard byte < 0x80 else { return raw.lowercased().hasPrefix("https://") }
+            let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            guard lower == expected else { return false }
+        }
+        guard let next = bytes.next(), next >= 0x80 else { return true }
+        return raw.lowercased().hasPrefix("https://")
+    }
+
     public var description: String { rawValue }
 }
 

@@ -37,6 +37,36 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible, 
     /// Where the devices' numeric search orders this version differently from what a person
     /// would expect, in words; empty for plain dotted digits such as `2.4.0`.
     public var surprises: [String] {
+        hasPlainForm ? [] : notes
+    }
+
+    /// Digits and single dots, a dot neither first nor last, each run of digits 1 to 19 long
+    /// and not starting with 0 unless it is 0: none of `notes` applies. One pass over the
+    /// bytes (a version is printable ASCII), for the versions nearly every campaign has.
+    var hasPlainForm: Bool {
+        var run = 0
+        var runStartsWithZero = false
+        for byte in rawValue.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard run > 0 else { return false }  // a leading dot, or two in a row
+                run = 0
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                if run == 0 {
+                    runStartsWithZero = byte == UInt8(ascii: "0")
+                } else if runStartsWithZero {
+                    return false
+                }
+                run += 1
+                guard run <= 19 else { return false }
+            } else {
+                return false
+            }
+        }
+        return run > 0  // not empty, no trailing dot
+    }
+
+    /// `surprises`, worked out.
+    var notes: [String] {
         var notes: [String] = []
         let text = rawValue
         var runs: [Substring] = []

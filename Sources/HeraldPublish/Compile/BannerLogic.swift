@@ -17,18 +17,22 @@ enum BannerLogic {
     typealias Branch = [Condition]
 
     static func branches(_ set: ConditionSet) -> [Branch] {
-        let all = set.conditions.filter { $0.group == .all }
-        let any = set.conditions.filter { $0.group == .any }
-        return any.isEmpty ? [all] : any.map { all + [$0] }
+        branches(all: set.conditions.filter { $0.group == .all }, any: set.conditions.filter { $0.group == .any })
+    }
+
+    static func branches(all: [Condition], any: [Condition]) -> [Branch] {
+        any.isEmpty ? [all] : any.map { all + [$0] }
     }
 
     /// False when the branch can never hold (it asks for Wi-Fi both on and off).
     static func isSatisfiable(_ branch: Branch) -> Bool {
-        let wifi = Set(branch.compactMap { condition -> Bool? in
-            if condition.type == .onWifi, case .bool(let value) = condition.value { return value }
-            return nil
-        })
-        return wifi.count <= 1
+        var wifi: Bool?
+        for condition in branch where condition.type == .onWifi {
+            guard case .bool(let value) = condition.value else { continue }
+            if let other = wifi, other != value { return false }
+            wifi = value
+        }
+        return true
     }
 
     /// Whether some device state satisfies the banner at all (by its shared conditions).
@@ -39,12 +43,28 @@ enum BannerLogic {
     /// Proves that every device on which `lower` qualifies also qualifies for `higher`
     /// (false means "not proven").
     static func implies(_ lower: ConditionSet, _ higher: ConditionSet) -> Bool {
-        let higherAll = higher.conditions.filter { $0.group == .all }
-        let higherAny = higher.conditions.filter { $0.group == .any }
-        let possible = branches(lower).filter(isSatisfiable)
-        guard !possible.isEmpty else { return false }  // never qualifies: nothing to prove about it
-        return possible.allSatisfy { branch in
-            higherAll.allSatisfy { implies(branch, $0) } && (higherAny.isEmpty || higherAny.contains { implies(branch, $0) })
+        implies(Reading(lower), Reading(higher))
+    }
+
+    /// A banner's conditions as `implies` reads them, worked out once per banner rather than
+    /// once per pair.
+    struct Reading {
+        /// The ways to qualify that can hold.
+        let possible: [Branch]
+        let all: [Condition]
+        let any: [Condition]
+
+        init(_ set: ConditionSet) {
+            all = set.conditions.filter { $0.group == .all }
+            any = set.conditions.filter { $0.group == .any }
+            possible = branches(all: all, any: any).filter(isSatisfiable)
+        }
+    }
+
+    static func implies(_ lower: Reading, _ higher: Reading) -> Bool {
+        guard !lower.possible.isEmpty else { return false }  // never qualifies: nothing to prove about it
+        return lower.possible.allSatisfy { branch in
+            higher.all.allSatisfy { implies(branch, $0) } && (higher.any.isEmpty || higher.any.contains { implies(branch, $0) })
         }
     }
 
@@ -69,12 +89,36 @@ enum BannerLogic {
     /// The Wi-Fi state each way of qualifying demands (nil: either); empty when the banner can
     /// never qualify. Worked out once per banner, for `canOverlap`.
     static func wifiDemands(_ set: ConditionSet) -> [Bool?] {
-        branches(set).filter(isSatisfiable).map { branch in
-            branch.lazy.compactMap { condition -> Bool? in
-                if condition.type == .onWifi, case .bool(let value) = condition.value { return value }
-                return nil
-            }.first
+        // `branches(set).filter(isSatisfiable)`, each read for its first Wi-Fi value, without
+        // building the branches: the `all` conditions' first value leads each branch, and two
+        // values that differ make it unsatisfiable.
+        var allDemand: Bool?
+        var allSatisfiable = true
+        var anyDemands: [Bool?] = []
+        for condition in set.conditions {
+            let demand = wifiDemand(condition)
+            switch condition.group {
+            case .all:
+                if let demand, let first = allDemand, first != demand { allSatisfiable = false }
+                allDemand = allDemand ?? demand
+            case .any:
+                anyDemands.append(demand)
+            }
         }
+        guard allSatisfiable else { return [] }
+        guard !anyDemands.isEmpty else { return [allDemand] }
+        var demands: [Bool?] = []
+        for demand in anyDemands {
+            if let demand, let first = allDemand, first != demand { continue }
+            demands.append(allDemand ?? demand)
+        }
+        return demands
+    }
+
+    /// The Wi-Fi state `condition` asks for, if it asks for one.
+    private static func wifiDemand(_ condition: Condition) -> Bool? {
+        if condition.type == .onWifi, case .bool(let value) = condition.value { return value }
+        return nil
     }
 
     /// Whether some device could qualify for both banners: only opposite Wi-Fi demands keep
@@ -85,20 +129,32 @@ enum BannerLogic {
     }
 }
 
-/// `BannerLogic.implies` between two banners of one app, each pair proven once.
+/// `BannerLogic.implies` between the campaigns of one app's `live`, by their indices there:
+/// each banner read once and each pair proven once for all the app's locales.
 struct BannerProofs {
-    private struct Pair: Hashable {
-        let lower: Slug
-        let higher: Slug
+    private let count: Int
+    private var readings: [BannerLogic.Reading?]
+    /// By `lower * count + higher`: only the pairs asked about (not count² of them).
+    private var proven: [Int: Bool] = [:]
+
+    init(_ live: [CampaignSpec]) {
+        count = live.count
+        readings = Array(repeating: nil, count: live.count)
     }
 
-    private var proven: [Pair: Bool] = [:]
-
-    mutating func implies(_ lower: CampaignSpec, _ higher: CampaignSpec) -> Bool {
-        let pair = Pair(lower: lower.key, higher: higher.key)
-        if let known = proven[pair] { return known }
-        let answer = BannerLogic.implies(lower.conditions, higher.conditions)
-        proven[pair] = answer
+    /// `live` is the array these proofs were made for.
+    mutating func implies(_ lower: Int, _ higher: Int, in live: [CampaignSpec]) -> Bool {
+        precondition(live.count == count, "proofs are for another app's campaigns")
+        if let known = proven[lower * count + higher] { return known }
+        let answer = BannerLogic.implies(reading(lower, in: live), reading(higher, in: live))
+        proven[lower * count + higher] = answer
         return answer
+    }
+
+    private mutating func reading(_ index: Int, in live: [CampaignSpec]) -> BannerLogic.Reading {
+        if let known = readings[index] { return known }
+        let reading = BannerLogic.Reading(live[index].conditions)
+        readings[index] = reading
+        return reading
     }
 }

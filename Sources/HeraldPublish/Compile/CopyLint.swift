@@ -44,16 +44,12 @@ public enum CopyLint {
     /// Findings for every locale's content of `campaigns` (all of them by default).
     public static func findings(tenant: Slug, app: AppSpec, campaigns: [CampaignSpec]? = nil) -> [CopyFinding] {
         var found: [CopyFinding] = []
-        let appName = app.name.trimmingCharacters(in: .whitespaces)  // once, not once per text
-        for campaign in (campaigns ?? app.campaigns).sorted(by: { $0.key < $1.key }) {
-            for (locale, content) in campaign.content.sorted(by: { $0.key < $1.key }) {
-                func add(_ field: String, _ rule: Rule, _ message: String) {
-                    found.append(
-                        CopyFinding(
-                            tenant: tenant, app: app.slug, campaign: campaign.key, locale: locale, field: field, rule: rule,
-                            message: message))
-                }
-                let check = Checker(appName: appName, locale: locale, add: add)
+        let appName = trimmedName(app.name)  // once, not once per text
+        let all = campaigns ?? app.campaigns
+        // Indices, not copies of whole campaigns (this runs for every app of a publish).
+        for index in all.indices.sorted(by: { all[$0].key < all[$1].key }) {
+            for (locale, content) in all[index].content.sorted(by: { $0.key < $1.key }) {
+                var check = Checker(tenant: tenant, app: app.slug, campaign: all[index].key, appName: appName, locale: locale)
                 switch content {
                 case .banner:
                     continue  // banner views are the author's own HTML, drawn by the app
@@ -78,9 +74,22 @@ public enum CopyLint {
                         if let button = page.buttonTitle { check.button(button, "page \(index + 1) button") }
                     }
                 }
+                found += check.found
             }
         }
         return found
+    }
+
+    /// `name` trimmed of `.whitespaces`. A name that starts and ends with an ASCII character
+    /// other than space and tab (the only ASCII members of the set) is its own trimmed form,
+    /// which spares Foundation's bridging for nearly every app.
+    static func trimmedName(_ name: String) -> String {
+        func isKept(_ byte: UInt8?) -> Bool {
+            guard let byte else { return false }
+            return byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+        }
+        if isKept(name.utf8.first), isKept(name.utf8.last) { return name }
+        return name.trimmingCharacters(in: .whitespaces)
     }
 
     /// The findings as warning lines (`tenant/app/campaign [locale] field: message`).
@@ -120,12 +129,29 @@ public enum CopyLint {
     ]
 
     private struct Checker {
+        let tenant: Slug
+        let app: Slug
+        let campaign: Slug
         /// Trimmed of spaces.
         let appName: String
         let locale: LocaleTag
-        let add: (String, Rule, String) -> Void
+        private(set) var found: [CopyFinding] = []
 
-        func length(_ text: String, _ field: String, what: String) {
+        init(tenant: Slug, app: Slug, campaign: Slug, appName: String, locale: LocaleTag) {
+            self.tenant = tenant
+            self.app = app
+            self.campaign = campaign
+            self.appName = appName
+            self.locale = locale
+        }
+
+        private mutating func add(_ field: String, _ rule: Rule, _ message: String) {
+            found.append(CopyFinding(tenant: tenant, app: app, campaign: campaign, locale: locale, field: field, rule: rule, message: message))
+        }
+
+        mutating func length(_ text: String, _ field: String, what: String) {
+            // No more characters than UTF-8 bytes: short text needs no counting.
+            guard text.utf8.count > CopyLint.twoLines else { return }
             let count = text.count
             guard count > CopyLint.twoLines else { return }
             add(
@@ -134,16 +160,16 @@ public enum CopyLint {
                     + "long text is hard to read at a glance; say less")
         }
 
-        func namesApp(_ text: String, _ field: String, inApp: Bool) {
+        mutating func namesApp(_ text: String, _ field: String, inApp: Bool) {
             let name = appName
-            guard name.count >= 2, let range = wordRange(of: name, in: text) else { return }
+            guard name.count >= 2, let range = CopyLint.wordRange(of: name, in: text) else { return }
             let why =
                 inApp
                 ? "people reading it are in the app already" : "the system shows the app's name above every notification"
             add(field, .namesApp, "names the app (\(quote(String(text[range])))): \(why)")
         }
 
-        func pressInstruction(_ text: String, _ field: String) {
+        mutating func pressInstruction(_ text: String, _ field: String) {
             guard let word = Self.firstPressWord(in: text) else { return }
             add(
                 field, .pressInstruction,
@@ -157,23 +183,27 @@ public enum CopyLint {
                 return text.lowercased().split { !$0.isLetter }.first { CopyLint.pressWords.contains(String($0)) }.map(String.init)
             }
             var word: [UInt8] = []
-            for byte in text.utf8 + [UInt8(ascii: " ")] {
+            for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"): word.append(byte)
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
                 default:
-                    if !word.isEmpty {
-                        let found = String(decoding: word, as: UTF8.self)
-                        if CopyLint.pressWords.contains(found) { return found }
-                        word.removeAll(keepingCapacity: true)
-                    }
+                    if let found = pressWord(word) { return found }
+                    word.removeAll(keepingCapacity: true)
                 }
             }
-            return nil
+            return pressWord(word)
         }
 
-        func button(_ label: String, _ field: String) {
-            if label.count > CopyLint.shortButton {
+        /// `word` (lowercase ASCII letters) when it is one of `pressWords`.
+        private static func pressWord(_ word: [UInt8]) -> String? {
+            guard !word.isEmpty else { return nil }
+            let found = String(decoding: word, as: UTF8.self)
+            return CopyLint.pressWords.contains(found) ? found : nil
+        }
+
+        mutating func button(_ label: String, _ field: String) {
+            if label.utf8.count > CopyLint.shortButton, label.count > CopyLint.shortButton {
                 add(field, .longButton, "\(quote(label)) is \(label.count) characters: keep action buttons short (\(CopyLint.shortButton) at most)")
             }
             // Title case is an English convention: German capitalises nouns, Portuguese does not capitalise.
@@ -183,20 +213,59 @@ public enum CopyLint {
                 add(field, .buttonCase, "\(quote(label)) is not in title case: \(quote(cased))")
             }
         }
+    }
+}
 
-        /// The first whole-word, case-insensitive occurrence of `needle` in `text`.
-        private func wordRange(of needle: String, in text: String) -> Range<String.Index>? {
-            var start = text.startIndex
-            while let range = text.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive], range: start..<text.endIndex) {
-                let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-                let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
-                if !(before?.isLetter ?? false), !(before?.isNumber ?? false), !(after?.isLetter ?? false), !(after?.isNumber ?? false) {
-                    return range
-                }
-                start = range.upperBound
+extension CopyLint {
+    /// The first whole-word occurrence of `needle` in `text`, ignoring case and diacritics.
+    /// ASCII text and a printable ASCII needle (nearly all copy) are searched byte by byte;
+    /// anything else by Foundation, whose answer the byte search matches (tested).
+    static func wordRange(of needle: String, in text: String) -> Range<String.Index>? {
+        let printable = needle.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        guard printable, text.utf8.allSatisfy({ $0 < 0x80 }) else { return foundationWordRange(of: needle, in: text) }
+        return asciiWordRange(of: needle, in: text)
+    }
+
+    /// Foundation's search. After a match that is not a whole word, the search goes on from
+    /// its end (so the byte search does the same).
+    static func foundationWordRange(of needle: String, in text: String) -> Range<String.Index>? {
+        var start = text.startIndex
+        while let range = text.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive], range: start..<text.endIndex) {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            if !(before?.isLetter ?? false), !(before?.isNumber ?? false), !(after?.isLetter ?? false), !(after?.isNumber ?? false) {
+                return range
             }
-            return nil
+            start = range.upperBound
         }
+        return nil
+    }
+
+    /// The same on ASCII: letters fold A-Z to a-z, there are no diacritics, and a letter or
+    /// digit is A-Z, a-z or 0-9. A printable needle cannot split a CR LF pair.
+    static func asciiWordRange(of needle: String, in text: String) -> Range<String.Index>? {
+        func lower(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            let folded = byte | 0x20
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(folded) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        let pattern = needle.utf8.map(lower)
+        let bytes = Array(text.utf8)
+        guard !pattern.isEmpty, pattern.count <= bytes.count else { return nil }
+        var start = 0
+        while start + pattern.count <= bytes.count {
+            guard pattern.indices.allSatisfy({ lower(bytes[start + $0]) == pattern[$0] }) else {
+                start += 1
+                continue
+            }
+            let end = start + pattern.count
+            if !(start > 0 && isAlphanumeric(bytes[start - 1])), !(end < bytes.count && isAlphanumeric(bytes[end])) {
+                let utf8 = text.utf8
+                return utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)
+            }
+            start = end
+        }
+        return nil
     }
 }
 

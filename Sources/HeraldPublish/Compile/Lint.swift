@@ -13,31 +13,33 @@ enum Lint {
         let where_ = "\(tenant.slug)/\(app.slug)"
         var warnings: [String] = []
         warnings += bannerPriorityWarnings(app: app, live: live, where_: where_, leftOut: leftOut)
-        for campaign in live where campaign.kind == .banner {
-            warnings += bannerConditionWarnings(campaign, at: at, where_: where_)
+        for index in live.indices where live[index].kind == .banner {
+            warnings += bannerConditionWarnings(live[index], at: at, where_: where_)
         }
         warnings += alertWarnings(app: app, live: live, where_: where_)
-        for campaign in live {
-            for condition in campaign.conditions.conditions {
+        // Indices, not copies of whole campaigns: this runs for every app of a publish.
+        for index in live.indices {
+            for condition in live[index].conditions.conditions {
                 guard case .version(let version) = condition.value else { continue }
                 for surprise in version.surprises {
-                    warnings.append("\(where_)/\(campaign.key): \(condition.group.rawValue).\(condition.type.rawValue)=\(surprise)")
+                    warnings.append("\(where_)/\(live[index].key): \(condition.group.rawValue).\(condition.type.rawValue)=\(surprise)")
                 }
             }
         }
-        for campaign in live where campaign.kind == .story {
-            for (locale, content) in campaign.content.sorted(by: { $0.key < $1.key }) {
+        for index in live.indices where live[index].kind == .story {
+            for (locale, content) in live[index].content.sorted(by: { $0.key < $1.key }) {
                 guard case .story(let story) = content else { continue }
-                for (index, page) in story.pages.enumerated() where !page.image.isHTTPS {
-                    warnings.append("\(where_)/\(campaign.key) [\(locale)] page \(index + 1): image \(page.image) is not https")
+                for (number, page) in zip(1..., story.pages) where !page.image.isHTTPS {
+                    warnings.append("\(where_)/\(live[index].key) [\(locale)] page \(number): image \(page.image) is not https")
                 }
             }
         }
-        for campaign in app.campaigns where campaign.status == .active && !published.contains(campaign.key) {
+        for index in app.campaigns.indices where app.campaigns[index].status == .active && !published.contains(app.campaigns[index].key) {
+            let campaign = app.campaigns[index]
             let reason =
                 !live.contains { $0.key == campaign.key }
                 ? "its schedule is not running"
-                : campaign.kind == .banner && app.locales.contains(where: { PublishSelection.content(of: campaign, for: $0, in: app) != nil })
+                : campaign.kind == .banner && app.locales.contains(where: { PublishSelection.contentLocale(of: campaign, for: $0, in: app) != nil })
                     ? "a banner of higher priority is published wherever it qualifies (see above)"
                     : "no content reaches any locale"
             warnings.append("\(where_)/\(campaign.key) is active but appears in no file: \(reason)")
@@ -55,18 +57,24 @@ enum Lint {
         app: AppSpec, live: [CampaignSpec], where_: String, leftOut known: [LocaleTag: [Slug: CampaignSpec]]? = nil
     ) -> [String] {
         var leftOut: [String: (winner: CampaignSpec, locales: [LocaleTag])] = [:]
-        var groups: [[Slug]: (banners: [CampaignSpec], locales: [LocaleTag])] = [:]
-        let liveBanners = live.filter { $0.kind == .banner }
-        // Each banner's Wi-Fi demands once, not once per pair.
-        let demands = Dictionary(uniqueKeysWithValues: liveBanners.map { ($0.key, BannerLogic.wifiDemands($0.conditions)) })
+        // Groups as positions in `banners`, with the locales where they form.
+        var groups: [[Int]: [LocaleTag]] = [:]
+        // Indices into `live` of the banners, by key: then every group lists its banners by key,
+        // and groups come out ordered by their first key.
+        let banners = live.indices.filter { live[$0].kind == .banner }.sorted { live[$0].key < live[$1].key }
+        // Which banners can qualify together, worked out once per pair, not once per pair and locale.
+        let demands = banners.map { BannerLogic.wifiDemands(live[$0].conditions) }
+        let overlaps = demands.map { a in demands.map { b in BannerLogic.canOverlap(a, b) } }
         for locale in app.locales {
             let out = known?[locale] ?? PublishSelection.bannersLeftOut(live, for: locale, in: app)
             for (key, winner) in out {
                 leftOut[key.rawValue, default: (winner, [])].locales.append(locale)
             }
-            let banners = liveBanners.filter { out[$0.key] == nil && PublishSelection.content(of: $0, for: locale, in: app) != nil }
-            for group in overlapGroups(banners, demands: demands) where group.count > 1 {
-                groups[group.map(\.key), default: (group, [])].locales.append(locale)
+            let shown = banners.indices.filter {
+                out[live[banners[$0]].key] == nil && PublishSelection.contentLocale(of: live[banners[$0]], for: locale, in: app) != nil
+            }
+            for group in overlapGroups(shown, overlaps: overlaps) where group.count > 1 {
+                groups[group, default: []].append(locale)
             }
         }
         var warnings: [String] = []
@@ -77,16 +85,18 @@ enum Lint {
                     + "device that qualifies for it also qualifies for \(found.winner.key) (priority \(found.winner.priority)), which "
                     + "those devices are shown instead, as priority says (Notable itself would pick one in dictionary order)")
         }
-        for (keys, found) in groups.sorted(by: { $0.key.map(\.rawValue).joined(separator: " ") < $1.key.map(\.rawValue).joined(separator: " ") }) {
-            let banners = found.banners
-            if banners.count == 2 || banners.count == 3 {
-                for (index, a) in banners.enumerated() {
-                    for b in banners[(index + 1)...] where BannerLogic.canOverlap(demands[a.key] ?? [], demands[b.key] ?? []) {
-                        warnings.append(pairWarning(a, b, locales: found.locales, where_: where_))
+        let listed = groups.map { (members: $0.key, locales: $0.value, keys: $0.key.map { live[banners[$0]].key.rawValue }) }
+        for found in listed.sorted(by: { $0.keys.joined(separator: " ") < $1.keys.joined(separator: " ") }) {
+            let members = found.members
+            if members.count == 2 || members.count == 3 {
+                for (index, a) in members.enumerated() {
+                    for b in members[(index + 1)...] where overlaps[a][b] {
+                        warnings.append(pairWarning(live[banners[a]], live[banners[b]], locales: found.locales, where_: where_))
                     }
                 }
             } else {
-                let named = keys.prefix(4).map(\.rawValue).joined(separator: ", ") + (keys.count > 4 ? " and \(keys.count - 4) more" : "")
+                let keys = found.keys
+                let named = keys.prefix(4).joined(separator: ", ") + (keys.count > 4 ? " and \(keys.count - 4) more" : "")
                 warnings.append(
                     "\(where_) [\(names(found.locales))]: banners \(named) can qualify on the same device in pairs or more: such a device "
                         + "is shown one of them per launch, the first Notable meets in dictionary order, which differs between devices "
@@ -111,22 +121,33 @@ enum Lint {
         return text
     }
 
-    /// Banners joined when they can qualify together (connected groups, each sorted by key).
-    static func overlapGroups(_ banners: [CampaignSpec], demands: [Slug: [Bool?]]) -> [[CampaignSpec]] {
-        var groupOf = Array(banners.indices)
+    /// Banners joined when they can qualify together: connected groups of `members` (positions,
+    /// `overlaps[i][j]` saying whether banners i and j can qualify together), each group in the
+    /// order of `members`, the groups in the order of their first member.
+    static func overlapGroups(_ members: [Int], overlaps: [[Bool]]) -> [[Int]] {
+        var groupOf = Array(members.indices)
         func root(_ index: Int) -> Int {
             var index = index
             while groupOf[index] != index { index = groupOf[index] }
             return index
         }
-        for i in banners.indices {
-            for j in banners.indices where j > i && BannerLogic.canOverlap(demands[banners[i].key] ?? [], demands[banners[j].key] ?? []) {
+        for i in members.indices {
+            for j in members.indices where j > i && overlaps[members[i]][members[j]] {
                 groupOf[root(j)] = root(i)
             }
         }
-        return Dictionary(grouping: banners.indices, by: root).values
-            .map { $0.map { banners[$0] }.sorted { $0.key < $1.key } }
-            .sorted { $0[0].key < $1[0].key }
+        var groups: [[Int]] = []
+        var groupOfRoot = [Int?](repeating: nil, count: members.count)
+        for index in members.indices {
+            let top = root(index)
+            if let group = groupOfRoot[top] {
+                groups[group].append(members[index])
+            } else {
+                groupOfRoot[top] = groups.count
+                groups.append([members[index]])
+            }
+        }
+        return groups
     }
 
     /// Conditions whose value means something else on the device than it seems to.
@@ -134,7 +155,8 @@ enum Lint {
         var warnings: [String] = []
         let sinceReference = Int(at.timeIntervalSince(DevicePreview.referenceDate))
         for condition in campaign.conditions.conditions {
-            let name = "\(where_)/\(campaign.key): \(condition.group.rawValue).\(condition.type.rawValue)=\(condition.value.text)"
+            // Built only for the rare condition warned about.
+            var name: String { "\(where_)/\(campaign.key): \(condition.group.rawValue).\(condition.type.rawValue)=\(condition.value.text)" }
             switch (condition.type, condition.value, condition.group) {
             case (.lastDisplayMinimumLaunches, .integer(0), .all):
                 warnings.append(
@@ -163,38 +185,41 @@ enum Lint {
 
     static func alertWarnings(app: AppSpec, live: [CampaignSpec], where_: String) -> [String] {
         var warnings: [String] = []
-        let alerts = live.filter { $0.kind == .alert && $0.messageKey != nil }
+        // Indices into `live`, not copies of whole campaigns (this runs for every app of a publish).
+        let alerts = live.indices.filter { live[$0].kind == .alert && live[$0].messageKey != nil }
+        func key(_ index: Int) -> String { live[index].messageKey?.rawValue ?? "" }
         // iNotify shows the last key in case-insensitive order first: it should be the newest.
-        let byKey = alerts.sorted { MessageKey.order($0.messageKey?.rawValue ?? "", $1.messageKey?.rawValue ?? "") < 0 }
+        let byKey = alerts.sorted { MessageKey.order(key($0), key($1)) < 0 }
         for (older, newer) in zip(byKey, byKey.dropFirst()) {
-            if let olderStart = older.startsAt, let newerStart = newer.startsAt, olderStart > newerStart {
+            if let olderStart = live[older].startsAt, let newerStart = live[newer].startsAt, olderStart > newerStart {
                 warnings.append(
-                    "\(where_): alert \(older.key) (key \(older.messageKey?.rawValue ?? "")) started after \(newer.key) "
-                        + "(key \(newer.messageKey?.rawValue ?? "")) but sorts before it, so iNotify shows the older message first")
+                    "\(where_): alert \(live[older].key) (key \(key(older))) started after \(live[newer].key) "
+                        + "(key \(key(newer))) but sorts before it, so iNotify shows the older message first")
             }
         }
         // Keys that read as numbered one way and sort as text the other: 2026/11/23-10 before -2.
-        for (index, first) in byKey.enumerated() {
-            for second in byKey[(index + 1)...] {
-                guard let a = first.messageKey?.rawValue, let b = second.messageKey?.rawValue else { continue }
+        for (position, first) in byKey.enumerated() {
+            for second in byKey[(position + 1)...] {
+                let (a, b) = (key(first), key(second))
                 if MessageKey.order(a, b) == 0 {
                     warnings.append(
-                        "\(where_): alerts \(first.key) (key \(a)) and \(second.key) (key \(b)) have keys that differ only in case: "
+                        "\(where_): alerts \(live[first].key) (key \(a)) and \(live[second].key) (key \(b)) have keys that differ only in case: "
                             + "iNotify sorts keys case-insensitively, so which one devices show first is undefined")
                 } else if NumericSearch.compare(a, b) > 0 {
                     warnings.append(
-                        "\(where_): alert \(second.key) (key \(b)) is shown before \(first.key) (key \(a)), although \(a) is numbered "
+                        "\(where_): alert \(live[second].key) (key \(b)) is shown before \(live[first].key) (key \(a)), although \(a) is numbered "
                             + "after \(b): iNotify sorts keys as text, where \(a) comes first, so the older message is shown first")
                 }
             }
         }
-        for campaign in alerts {
+        for index in alerts {
+            let campaign = live[index]
             // An ActionURL the device cannot open makes iNotify show nothing at all.
             var schemes: [String: [LocaleTag]] = [:]
             var englishButtons: [LocaleTag: ResolvedAlert] = [:]
-            for locale in app.locales where PublishSelection.content(of: campaign, for: locale, in: app) != nil {
+            for locale in app.locales where PublishSelection.contentLocale(of: campaign, for: locale, in: app) != nil {
                 guard let resolved = ResolvedAlert.resolve(campaign.content, for: locale, defaultLocale: app.defaultLocale) else { continue }
-                if let url = resolved.alert.actionURL, let scheme = DevicePreview.schemeOf(url.rawValue), !["http", "https"].contains(scheme) {
+                if let url = resolved.alert.actionURL, let scheme = DevicePreview.schemeOf(url.rawValue), scheme != "http", scheme != "https" {
                     schemes[url.rawValue, default: []].append(locale)
                 }
                 if let buttonLocale = resolved.actionButtonLocale, buttonLocale != resolved.contentLocale {

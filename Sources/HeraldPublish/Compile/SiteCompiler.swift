@@ -48,7 +48,7 @@ public struct SiteCompiler: Sendable {
         let live = app.campaigns.filter { PublishSelection.isLive($0, at: at) }
         var published: Set<Slug> = []
         // Which banners each locale leaves out, worked out once: the files and the warnings both need it.
-        var proofs = BannerProofs()
+        var proofs = BannerProofs(live)
         var leftOutByLocale: [LocaleTag: [Slug: CampaignSpec]] = [:]
         for locale in app.locales {
             // Sized up front: grown one campaign at a time, each dictionary was rehashed several times.

@@ -171,6 +171,15 @@ public enum DevicePreview {
 
     /// The URL's scheme, lowercased (`weather` of `weather://tour`).
     static func schemeOf(_ url: String) -> String? {
+        // ASCII up to the colon and just after it (nearly every URL): the first colon byte is
+        // the first ":" character, found without walking characters (lint asks for every alert
+        // in every locale). A non-ASCII byte could be a mark joining a character.
+        let bytes = url.utf8
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[...colon].allSatisfy({ $0 < 0x80 }),
+            bytes.index(after: colon) == bytes.endIndex || bytes[bytes.index(after: colon)] < 0x80
+        {
+            return colon == url.startIndex ? nil : url[..<colon].lowercased()
+        }
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex else { return nil }
         return url[..<colon].lowercased()
     }
