@@ -43,6 +43,15 @@ import Testing
         #expect(finding.first?.description == "t/weather/a [en] message: names the app (“Weather”): people reading it are in the app already")
     }
 
+    /// An app name may match inside a character (its line feed in a CR LF, one character):
+    /// the text around the match is then read by scalar (it used to crash the publish).
+    @Test func aMatchInsideACharacterIsReadByScalar() throws {
+        #expect(try rules(alert(message: "\r\nFoo"), appName: "\nFoo") == [.namesApp])
+        #expect(try rules(alert(message: "Hello\r\nFoo is here"), appName: "\nFoo") == [.namesApp])
+        #expect(try rules(alert(message: "Rain\r\nat noon"), appName: "Rain\r") == [.namesApp])
+        #expect(try rules(alert(message: "Hello\r\nFoosball"), appName: "\nFoo") == [])
+    }
+
     @Test func actionButtonsShortAndInTitleCase() throws {
         #expect(try rules(alert(message: "m", button: "Take the tour")) == [.buttonCase])
         #expect(CopyLint.titleCased("take the tour of the app") == "Take the Tour of the App")

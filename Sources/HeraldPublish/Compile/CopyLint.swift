@@ -229,10 +229,23 @@ extension CopyLint {
     /// Foundation's search. After a match that is not a whole word, the search goes on from
     /// its end (so the byte search does the same).
     static func foundationWordRange(of needle: String, in text: String) -> Range<String.Index>? {
+        // A match can start or end inside a character (a needle "\nName" in "\r\nName": CR LF
+        // is one character); its neighbours are then the scalars beside it, not characters
+        // (stepping back a character from there ran off the text's start).
+        func before(_ index: String.Index) -> Character? {
+            guard index > text.startIndex else { return nil }
+            if index.samePosition(in: text) != nil { return text[text.index(before: index)] }
+            return Character(text.unicodeScalars[text.unicodeScalars.index(before: index)])
+        }
+        func at(_ index: String.Index) -> Character? {
+            guard index < text.endIndex else { return nil }
+            if index.samePosition(in: text) != nil { return text[index] }
+            return Character(text.unicodeScalars[index])
+        }
         var start = text.startIndex
         while let range = text.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive], range: start..<text.endIndex) {
-            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            let before = before(range.lowerBound)
+            let after = at(range.upperBound)
             if !(before?.isLetter ?? false), !(before?.isNumber ?? false), !(after?.isLetter ?? false), !(after?.isNumber ?? false) {
                 return range
             }
