@@ -77,7 +77,7 @@ public struct SiteCompiler: Sendable {
                     site.files.append(
                         SiteFile(
                             path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key),
-                            bytes: JSONValue.object(["pw_stories": block]).serializedBytes()))
+                            bytes: JSONValue.fields([("pw_stories", block)]).serializedBytes()))
                     site.files.append(
                         SiteFile(
                             path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key, push: true),
@@ -106,10 +106,10 @@ public struct SiteCompiler: Sendable {
     ) -> JSONValue {
         var views = [String: JSONValue](minimumCapacity: banner.views.count)
         for view in banner.views {
-            var fields = [String: JSONValue](minimumCapacity: 3)
+            var fields: [(String, JSONValue)] = []
             switch view.source {
             case .file(let url):
-                fields["file"] = .string(url.rawValue)
+                fields.append(("file", .string(url.rawValue)))
             case .html(let html):
                 let path = SitePath.viewFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key, view: view.id)
                 guard let url = publicURL(of: path, app: app, tenant: tenant) else {
@@ -119,22 +119,18 @@ public struct SiteCompiler: Sendable {
                             + "or pass --base-url")
                     continue
                 }
-                fields["file"] = .string(url)
+                fields.append(("file", .string(url)))
                 site.files.append(SiteFile(path: path, text: html))
             }
-            if let height = view.height { fields["height"] = .number(height) }
-            if let origin = view.origin { fields["origin"] = .string(origin.rawValue) }
-            views[view.id.rawValue] = .object(fields)
+            if let height = view.height { fields.append(("height", .number(height))) }
+            if let origin = view.origin { fields.append(("origin", .string(origin.rawValue))) }
+            views[view.id.rawValue] = .fields(fields)
         }
-        var groups: [String: JSONValue] = ["all": .object([:]), "any": .object([:])]
-        for group in ConditionGroup.allCases {
-            var members = [String: JSONValue](minimumCapacity: campaign.conditions.conditions.count)
-            for condition in campaign.conditions.conditions where condition.group == group {
-                members[condition.type.rawValue] = Self.json(condition.value)
-            }
-            groups[group.rawValue] = .object(members)
+        // Both groups, even empty; a condition type appears once per group (ConditionSet).
+        let groups = ConditionGroup.allCases.map { group in
+            (group.rawValue, JSONValue.fields(campaign.conditions.conditions.filter { $0.group == group }.map { ($0.type.rawValue, Self.json($0.value)) }))
         }
-        return .object(["entry": .string(banner.entry.rawValue), "conditions": .object(groups), "views": .object(views)])
+        return .fields([("entry", .string(banner.entry.rawValue)), ("conditions", .fields(groups)), ("views", .object(views))])
     }
 
     /// Where a file of `path` is served: the app's base URL names its folder; `--base-url` names the site root.
@@ -177,31 +173,34 @@ public struct SiteCompiler: Sendable {
     // MARK: Pushwoosh
 
     private func storyBlock(_ story: StoryContent) -> JSONValue {
-        .object([
-            "pages": .array(
-                story.pages.map { page in
-                    var fields: [String: JSONValue] = ["image": .string(page.image.rawValue)]
-                    if let duration = page.duration { fields["duration"] = .number(duration) }
-                    if let link = page.link { fields["link"] = .string(link.rawValue) }
-                    if let text = page.buttonTitle { fields["button_title"] = .string(text) }
-                    if let text = page.title { fields["title"] = .string(text) }
-                    if let text = page.subtitle { fields["subtitle"] = .string(text) }
-                    return .object(fields)
-                })
+        .fields([
+            (
+                "pages",
+                .array(
+                    story.pages.map { page in
+                        var fields: [(String, JSONValue)] = [("image", .string(page.image.rawValue))]
+                        if let duration = page.duration { fields.append(("duration", .number(duration))) }
+                        if let link = page.link { fields.append(("link", .string(link.rawValue))) }
+                        if let text = page.buttonTitle { fields.append(("button_title", .string(text))) }
+                        if let text = page.title { fields.append(("title", .string(text))) }
+                        if let text = page.subtitle { fields.append(("subtitle", .string(text))) }
+                        return .fields(fields)
+                    })
+            )
         ])
     }
 
     /// A notification object for Pushwoosh's createMessage. Never an application code or
     /// API token: those are the sender's secrets. Published stories have started, so "now".
     private func pushRequest(_ story: StoryContent, block: JSONValue) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "content": .string(story.pushText),
-            "ios_category_custom": .string("PW_STORIES"),
-            "ios_root_params": .object(["aps": .object(["mutable-content": .integer(1)])]),
-            "data": .object(["pw_stories": block]),
-            "send_date": .string("now"),
+        var fields: [(String, JSONValue)] = [
+            ("content", .string(story.pushText)),
+            ("ios_category_custom", .string("PW_STORIES")),
+            ("ios_root_params", .fields([("aps", .fields([("mutable-content", .integer(1))]))])),
+            ("data", .fields([("pw_stories", block)])),
+            ("send_date", .string("now")),
         ]
-        if let title = story.pushTitle { fields["ios_title"] = .string(title) }
-        return .object(fields)
+        if let title = story.pushTitle { fields.append(("ios_title", .string(title))) }
+        return .fields(fields)
     }
 }

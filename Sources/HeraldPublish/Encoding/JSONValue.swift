@@ -5,8 +5,11 @@ import HeraldCore
 /// UTF-8 text with only the escapes JSON requires. Not `indirect`: it nests through arrays and
 /// dictionaries, which are references already, so no value needs a box of its own (a publish
 /// builds hundreds of thousands of them).
-public enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Sendable {
     case object([String: JSONValue])
+    /// An object whose keys are distinct by construction (a file's fixed fields): written as
+    /// `object` is, sorted by key, without a dictionary made and hashed for it.
+    case fields([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
     case number(Double)
@@ -59,6 +62,30 @@ public enum JSONValue: Equatable, Sendable {
                     out.append(UInt8(ascii: "\n"))
                 }
                 _ = order.deinitialize()
+            }
+            Self.appendIndent(indent, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .fields(let members):
+            guard !members.isEmpty else {
+                out.append(UInt8(ascii: "{"))
+                out.append(UInt8(ascii: "}"))
+                return
+            }
+            out.append(UInt8(ascii: "{"))
+            out.append(UInt8(ascii: "\n"))
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { buffer in
+                var order = buffer
+                for index in members.indices { order.initializeElement(at: index, to: index) }
+                order.sort { members[$0].0 < members[$1].0 }
+                for (position, index) in order.enumerated() {
+                    Self.appendIndent(indent + 1, to: &out)
+                    JSONText.appendQuoted(members[index].0, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    out.append(UInt8(ascii: " "))
+                    members[index].1.write(to: &out, indent: indent + 1)
+                    if position < members.count - 1 { out.append(UInt8(ascii: ",")) }
+                    out.append(UInt8(ascii: "\n"))
+                }
             }
             Self.appendIndent(indent, to: &out)
             out.append(UInt8(ascii: "}"))
