@@ -36,7 +36,7 @@ final class ResultStorage: @unchecked Sendable {
 /// A column of one result, found by name once: `row.decode(column)` then skips hashing the
 /// name for every row. Use it only with rows of the result it came from.
 public struct Column: Sendable {
-    let name: String
+    public let name: String
     /// nil when the result has no such column: decoding then fails as decoding by name does.
     let index: Int?
 }
