@@ -11,7 +11,8 @@ struct CampaignLoader {
 
     /// The campaigns of `apps`: all of them, only the one with `key`, or only the active ones.
     func load(apps: [Int64], key: Slug? = nil, activeOnly: Bool = false) throws -> [CampaignRecord] {
-        let parameters: [any PostgresEncodable] = [apps.map(String.init), key?.rawValue, activeOnly]
+        // The apps' array literal is made once for all five statements (a publish passes every app).
+        let parameters: [any PostgresEncodable] = [apps.map(String.init).postgresText, key?.rawValue, activeOnly]
         let rows = try connection.query(Query.loadCampaigns.sql, parameters)
         guard !rows.isEmpty else { return [] }
         // Four fixed queries, one after another on the connection, each selecting the same
