@@ -105,7 +105,7 @@ struct CampaignLoader {
         let grp = rows.column("grp"), typeColumn = rows.column("type"), value = rows.column("value")
         let campaignID = rows.column("campaign_id")
         var lists: [Int64: [Condition]] = [:]
-        // The query orders rows by campaign: each campaign's list is stored once.
+        // Rows come in no order, but a campaign's usually together: its list is then stored once.
         var open: (id: Int64, conditions: [Condition])?
         func close() {
             if let open { lists[open.id, default: []] += open.conditions }
