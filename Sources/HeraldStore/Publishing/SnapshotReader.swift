@@ -37,7 +37,8 @@ public struct SnapshotReader {
         // every list is then turned back into load order.
         var campaignsByApp: [Int64: [CampaignSpec]] = [:]
         while let campaign = campaigns.popLast() {
-            campaignsByApp[campaign.appID, default: []].append(campaign.spec)
+            let app = campaign.appID
+            campaignsByApp[app, default: []].append((consume campaign).spec)
         }
         // Apps grouped by tenant in one pass, in the order read.
         var appsByTenant: [Int64: [AppSpec]] = [:]
