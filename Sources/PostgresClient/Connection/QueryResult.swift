@@ -4,10 +4,11 @@ import CLibPQ
 /// decoded from it when asked for, not copied into Swift strings up front (most of a large
 /// read's time went into those copies). libpq documents a PGresult as read-only once made,
 /// so it can be read from several threads at once; it does not refer to its connection.
+@usableFromInline
 final class ResultStorage: @unchecked Sendable {
     let result: OpaquePointer
     let rowCount: Int
-    let columnCount: Int
+    @usableFromInline let columnCount: Int
     let columns: [String]
     /// The first column of each name (a later duplicate is reachable only by index).
     let columnIndex: [String: Int]
@@ -31,6 +32,18 @@ final class ResultStorage: @unchecked Sendable {
     deinit {
         PQclear(result)
     }
+
+    @usableFromInline
+    func index(of column: String) -> Int? {
+        columnIndex[column]
+    }
+
+    @usableFromInline
+    func noColumn(_ column: String) -> PostgresError {
+        PostgresError(
+            kind: .decoding,
+            message: "no column \"\(column)\" in the result (columns: \(columnIndex.keys.sorted().joined(separator: ", ")))")
+    }
 }
 
 /// A column of one result, found by name once: `row.decode(column)` then skips hashing the
@@ -38,20 +51,28 @@ final class ResultStorage: @unchecked Sendable {
 public struct Column: Sendable {
     public let name: String
     /// nil when the result has no such column: decoding then fails as decoding by name does.
-    let index: Int?
+    @usableFromInline let index: Int?
 }
 
-/// One row of a result.
+/// One row of a result. Decoding is inlinable so that callers get it specialised for each
+/// type they read (the generic version's overhead was a good part of reading a row).
 public struct Row: Sendable {
-    let storage: ResultStorage
-    let row: Int
+    @usableFromInline let storage: ResultStorage
+    @usableFromInline let row: Int
+
+    @usableFromInline init(storage: ResultStorage, row: Int) {
+        self.storage = storage
+        self.row = row
+    }
 
     /// Decodes `column` as `type`; errors name the column and the type.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
-        try decode(index: storage.columnIndex[column], name: column)
+        try decode(index: storage.index(of: column), name: column)
     }
 
     /// Decodes `column` (from `QueryResult.column`) as `type`, as decoding by its name does.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ column: Column, as type: T.Type = T.self) throws -> T {
         try decode(index: column.index, name: column.name)
     }
@@ -60,13 +81,10 @@ public struct Row: Sendable {
         try decode(column, as: String?.self) == nil
     }
 
-    private func decode<T: PostgresDecodable>(index: Int?, name column: String) throws -> T {
+    @inlinable
+    func decode<T: PostgresDecodable>(index: Int?, name column: String) throws -> T {
         // An index from another result could be out of range here: libpq must not be asked.
-        guard let index, index < storage.columnCount else {
-            throw PostgresError(
-                kind: .decoding,
-                message: "no column \"\(column)\" in the result (columns: \(storage.columnIndex.keys.sorted().joined(separator: ", ")))")
-        }
+        guard let index, index < storage.columnCount else { throw storage.noColumn(column) }
         do {
             return try T.decode(postgresBytes: value(column: index))
         } catch {
@@ -76,7 +94,8 @@ public struct Row: Sendable {
 
     /// The bytes of the value at `column` of this row, nil for NULL. They live as long as
     /// `storage`, which the caller holds (self) while decoding them.
-    private func value(column: Int) -> UnsafeBufferPointer<UInt8>? {
+    @usableFromInline
+    func value(column: Int) -> UnsafeBufferPointer<UInt8>? {
         let result = storage.result
         // `row` and `column` are within the result's counts (QueryResult's indices, checked above).
         guard PQgetisnull(result, Int32(row), Int32(column)) == 0, let value = PQgetvalue(result, Int32(row), Int32(column))
