@@ -61,10 +61,11 @@ struct CampaignLoader {
 
     /// The campaigns' own columns; their conditions and content are filled in from the other parts.
     private static func decodeCampaigns(_ rows: QueryResult) throws -> [CampaignRecord] {
-        let idColumn = rows.column("id"), key = rows.column("key"), kind = rows.column("kind"), name = rows.column("name")
-        let status = rows.column("status"), startsAt = rows.column("starts_at"), endsAt = rows.column("ends_at")
-        let priority = rows.column("priority"), localesColumn = rows.column("locales"), messageKey = rows.column("message_key")
-        let appID = rows.column("app_id"), createdAt = rows.column("created_at"), updatedAt = rows.column("updated_at")
+        let column = (
+            id: rows.column("id"), key: rows.column("key"), kind: rows.column("kind"), name: rows.column("name"),
+            status: rows.column("status"), startsAt: rows.column("starts_at"), endsAt: rows.column("ends_at"),
+            priority: rows.column("priority"), locales: rows.column("locales"), messageKey: rows.column("message_key"),
+            appID: rows.column("app_id"), createdAt: rows.column("created_at"), updatedAt: rows.column("updated_at"))
         // A restriction's text (`{de,en}`) gives the same locales on every campaign that has
         // it: each distinct text is parsed and validated once, and its sorted, unique form is
         // the one CampaignSpec made from it the first time.
@@ -72,20 +73,20 @@ struct CampaignLoader {
         var campaigns: [CampaignRecord] = []
         campaigns.reserveCapacity(rows.count)
         for row in rows {
-            let id: Int64 = try row.decode(idColumn)
-            let slug = try Slug(try row.decode(key, as: String.self))
-            let kind: CampaignKind = try decodeEnum(row, kind)
-            let name: String = try row.decode(name)
-            let status: CampaignStatus = try decodeEnum(row, status)
-            let startsAt: Date? = try row.decode(startsAt)
-            let endsAt: Date? = try row.decode(endsAt)
-            let priority: Int = try row.decode(priority)
-            let restriction = try row.decode(localesColumn, as: String?.self)
+            let id: Int64 = try row.decode(column.id)
+            let key = try Slug(try row.decode(column.key, as: String.self))
+            let kind: CampaignKind = try decodeEnum(row, column.kind)
+            let name: String = try row.decode(column.name)
+            let status: CampaignStatus = try decodeEnum(row, column.status)
+            let startsAt: Date? = try row.decode(column.startsAt)
+            let endsAt: Date? = try row.decode(column.endsAt)
+            let priority: Int = try row.decode(column.priority)
+            let restriction = try row.decode(column.locales, as: String?.self)
             let known = restriction.flatMap { restrictions[$0] }
-            let locales = known == nil ? try row.decode(localesColumn, as: [String]?.self)?.map { try LocaleTag($0) } : nil
+            let locales = known == nil ? try row.decode(column.locales, as: [String]?.self)?.map { try LocaleTag($0) } : nil
             var spec = CampaignSpec(
-                key: slug, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
-                locales: locales, messageKey: try row.decode(messageKey, as: String?.self).map { try MessageKey($0) })
+                key: key, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
+                locales: locales, messageKey: try row.decode(column.messageKey, as: String?.self).map { try MessageKey($0) })
             if let known {
                 spec.locales = known
             } else if let restriction, let made = spec.locales {
@@ -93,8 +94,8 @@ struct CampaignLoader {
             }
             campaigns.append(
                 CampaignRecord(
-                    id: id, appID: try row.decode(appID), spec: spec,
-                    createdAt: try row.decode(createdAt), updatedAt: try row.decode(updatedAt)))
+                    id: id, appID: try row.decode(column.appID), spec: spec,
+                    createdAt: try row.decode(column.createdAt), updatedAt: try row.decode(column.updatedAt)))
         }
         return campaigns
     }
@@ -102,7 +103,7 @@ struct CampaignLoader {
     /// Each campaign's conditions as a set, or why they make none (thrown for the campaign
     /// when the load gets to it, as building the set there did).
     private static func decodeConditions(_ rows: QueryResult) throws -> [Int64: Result<ConditionSet, ValidationError>] {
-        let grp = rows.column("grp"), typeColumn = rows.column("type"), value = rows.column("value")
+        let grp = rows.column("grp"), typeColumn = rows.column("type"), valueColumn = rows.column("value")
         let campaignID = rows.column("campaign_id")
         var lists: [Int64: [Condition]] = [:]
         // Rows come in no order, but a campaign's usually together: its list is then stored once.
@@ -113,7 +114,7 @@ struct CampaignLoader {
         for row in rows {
             let group: ConditionGroup = try decodeEnum(row, grp)
             let type: ConditionType = try decodeEnum(row, typeColumn)
-            let value = try ConditionValue(jsonText: try row.decode(value), for: type)
+            let value = try ConditionValue(jsonText: try row.decode(valueColumn), for: type)
             let id: Int64 = try row.decode(campaignID)
             let condition = Condition(group: group, type: type, value: value)
             if open?.id == id {
