@@ -24,12 +24,13 @@ WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2) AND (NOT
 ORDER BY c.app_id, c.key;
 
 -- name: load-conditions
+-- In no order: a campaign's conditions are a set, one per group and type (the primary key),
+-- which the loader sorts itself; sorting them took the server about a third of the statement.
 SELECT campaign_id, grp::text AS grp, type, value::text AS value
 FROM campaign_conditions
 WHERE campaign_id IN (SELECT c.id FROM campaigns c
                       WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                        AND (NOT $3::boolean OR c.status = 'active'))
-ORDER BY campaign_id, grp, type;
+                        AND (NOT $3::boolean OR c.status = 'active'));
 
 -- name: load-banners
 SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,

@@ -6,6 +6,13 @@ public struct MessageKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
+        // A key of allowed ASCII bytes (every valid key) passes the rules below as it is (each
+        // byte is a character, and ASCII's alphabetic characters are its letters): checked
+        // byte by byte, without Unicode's tables, as every alert of a snapshot is read.
+        if raw.utf8.withContiguousStorageIfAvailable(Self.isPlainKey) == true {
+            rawValue = raw
+            return
+        }
         let allowed = raw.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/_.:-".unicodeScalars.contains(scalar))
         }
@@ -15,6 +22,18 @@ public struct MessageKey: Hashable, Comparable, Sendable, CustomStringConvertibl
                     + "(the convention is a date, 2026/05/01)")
         }
         rawValue = raw
+    }
+
+    private static func isPlainKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isLetterOrDigit(_ byte: UInt8) -> Bool {
+            // `| 0x20` lowercases an ASCII capital and maps no other byte into a...z.
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard (1...64).contains(bytes.count), let first = bytes.first, isLetterOrDigit(first) else { return false }
+        return bytes.allSatisfy { byte in
+            isLetterOrDigit(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-")
+        }
     }
 
     /// The default key for an alert starting (or created) at `date`: `YYYY/MM/DD` in UTC, and

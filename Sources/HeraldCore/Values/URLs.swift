@@ -5,22 +5,10 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ raw: String) throws(ValidationError) {
         // Printable ASCII (nearly every URL): bytes are characters, so the same rules read
-        // byte by byte, without making lowercase copies or walking graphemes.
-        if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            let bytes = raw.utf8
-            func hasPrefix(_ prefix: String) -> Bool {
-                bytes.count >= prefix.utf8.count && zip(bytes, prefix.utf8).allSatisfy { ($0 | 0x20) == $1 }
-            }
-            let schemeLength = hasPrefix("https://") ? 8 : hasPrefix("http://") ? 7 : 0
-            if schemeLength > 0 {
-                let host = bytes.dropFirst(schemeLength).prefix {
-                    $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
-                }
-                if !host.isEmpty, !host.contains(UInt8(ascii: "@")) {
-                    rawValue = raw
-                    return
-                }
-            }
+        // byte by byte, in place, without making lowercase copies or walking graphemes.
+        if raw.utf8.withContiguousStorageIfAvailable(isPlainHTTPURL) == true {
+            rawValue = raw
+            return
         }
         let lower = raw.lowercased()
         let rest: Substring
@@ -66,22 +54,10 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     public init(_ raw: String) throws(ValidationError) {
-        // Printable ASCII: the same rules byte by byte (see HTTPURL).
-        if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            let bytes = raw.utf8
-            let scheme = bytes.prefix { $0 != UInt8(ascii: ":") }
-            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
-            let valid =
-                scheme.count < bytes.count && scheme.first.map(isLetter) == true
-                && scheme.allSatisfy {
-                    isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+")
-                        || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-                }
-                && bytes.count > scheme.count + 1
-            if valid {
-                rawValue = raw
-                return
-            }
+        // Printable ASCII: the same rules byte by byte, in place (see HTTPURL).
+        if raw.utf8.withContiguousStorageIfAvailable(Self.isPlainValid) == true {
+            rawValue = raw
+            return
         }
         let scheme = raw.prefix { $0 != ":" }
         let validScheme =
@@ -94,6 +70,19 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         rawValue = raw
     }
 
+    /// The rules below for printable ASCII; false sends any other text the general way.
+    private static func isPlainValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        let scheme = bytes.prefix { $0 != UInt8(ascii: ":") }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        return scheme.count < bytes.count && scheme.first.map(isLetter) == true
+            && scheme.allSatisfy {
+                isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "+")
+                    || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            }
+            && bytes.count > scheme.count + 1
+    }
+
     public var description: String { rawValue }
 }
 
@@ -104,4 +93,18 @@ private func refuseSpacesAndControls(_ raw: String) throws(ValidationError) {
         throw ValidationError(
             message: "invalid URL \(quote(raw)): it contains \(XMLText.name(bad)); percent-encode it (a space is %20)")
     }
+}
+
+/// HTTPURL's rules for printable ASCII; false sends any other text the general way.
+private func isPlainHTTPURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+    func hasPrefix(_ prefix: String) -> Bool {
+        bytes.count >= prefix.utf8.count && zip(bytes, prefix.utf8).allSatisfy { ($0 | 0x20) == $1 }
+    }
+    let schemeLength = hasPrefix("https://") ? 8 : hasPrefix("http://") ? 7 : 0
+    guard schemeLength > 0 else { return false }
+    let host = bytes.dropFirst(schemeLength).prefix {
+        $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+    }
+    return !host.isEmpty && !host.contains(UInt8(ascii: "@"))
 }

@@ -32,16 +32,27 @@ public struct SnapshotReader {
             throw StoreError.notFound(
                 what: "app", name: "\(onlyTenant?.rawValue ?? "*")/\(onlyApp)", listCommand: "herald app list")
         }
-        let campaigns = try CampaignLoader(connection: connection).load(apps: apps.map(\.id), activeOnly: true)
-        let campaignsByApp = Dictionary(grouping: campaigns, by: \.appID)
-        return tenants.filter { tenant in appIDs == nil || apps.contains { tenantOfApp[$0.id] == tenant.id } }.map { tenant in
-            TenantSpec(
-                slug: tenant.slug, name: tenant.name,
-                apps: apps.filter { tenantOfApp[$0.id] == tenant.id }.map { app in
-                    var spec = app.spec
-                    spec.campaigns = (campaignsByApp[app.id] ?? []).map(\.spec)
-                    return spec
-                })
+        var campaigns = try CampaignLoader(connection: connection).load(apps: apps.map(\.id), activeOnly: true)
+        // Each campaign moved into its app's list, taken from the end so that none is copied;
+        // every list is then turned back into load order.
+        var campaignsByApp: [Int64: [CampaignSpec]] = [:]
+        while let campaign = campaigns.popLast() {
+            let app = campaign.appID
+            campaignsByApp[app, default: []].append((consume campaign).spec)
+        }
+        // Apps grouped by tenant in one pass, in the order read.
+        var appsByTenant: [Int64: [AppSpec]] = [:]
+        for app in apps {
+            var spec = app.spec
+            if var found = campaignsByApp.removeValue(forKey: app.id) {
+                found.reverse()
+                spec.campaigns = found
+            }
+            guard let tenant = tenantOfApp[app.id] else { continue }
+            appsByTenant[tenant, default: []].append(spec)
+        }
+        return tenants.filter { tenant in appIDs == nil || appsByTenant[tenant.id] != nil }.map { tenant in
+            TenantSpec(slug: tenant.slug, name: tenant.name, apps: appsByTenant[tenant.id] ?? [])
         }
     }
 }

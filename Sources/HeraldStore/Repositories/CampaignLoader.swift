@@ -11,7 +11,8 @@ struct CampaignLoader {
 
     /// The campaigns of `apps`: all of them, only the one with `key`, or only the active ones.
     func load(apps: [Int64], key: Slug? = nil, activeOnly: Bool = false) throws -> [CampaignRecord] {
-        let parameters: [any PostgresEncodable] = [apps.map(String.init), key?.rawValue, activeOnly]
+        // The apps' array literal is made once for all five statements (a publish passes every app).
+        let parameters: [any PostgresEncodable] = [apps.map(String.init).postgresText, key?.rawValue, activeOnly]
         let rows = try connection.query(Query.loadCampaigns.sql, parameters)
         guard !rows.isEmpty else { return [] }
         // Four fixed queries, one after another on the connection, each selecting the same
@@ -39,131 +40,254 @@ struct CampaignLoader {
             }
         }
         decoding.wait()
-        var conditions: [Int64: [Condition]] = [:]
-        var content: ContentByCampaign = [:]
+        var conditions: [Int64: Result<ConditionSet, ValidationError>] = [:]
+        // Banners, alerts, stories: a campaign's content is its entry in the last of them that has one.
+        var contents: [ContentByCampaign] = []
         var campaigns: [CampaignRecord] = []
         for part in try decoded.results() {
             switch part {
             case .conditions(let found): conditions = found
-            case .content(let found): content.merge(found) { $1 }
+            case .content(let found): contents.append(found)
             case .campaigns(let found): campaigns = found
             }
         }
         for index in campaigns.indices {
             let id = campaigns[index].id
-            campaigns[index].spec.conditions = try ConditionSet(conditions[id] ?? [])
-            campaigns[index].spec.content = content[id] ?? [:]
+            campaigns[index].spec.conditions = try conditions[id]?.get() ?? ConditionSet()
+            campaigns[index].spec.content = contents.reversed().lazy.compactMap { $0[id] }.first ?? [:]
         }
         return campaigns
     }
 
     /// The campaigns' own columns; their conditions and content are filled in from the other parts.
     private static func decodeCampaigns(_ rows: QueryResult) throws -> [CampaignRecord] {
-        try rows.map { row in
-            let id: Int64 = try row.decode("id")
-            let spec = CampaignSpec(
-                key: try Slug(try row.decode("key", as: String.self)),
-                kind: try decodeEnum(row, "kind"),
-                name: try row.decode("name"),
-                status: try decodeEnum(row, "status"),
-                startsAt: try row.decode("starts_at"),
-                endsAt: try row.decode("ends_at"),
-                priority: try row.decode("priority"),
-                locales: try row.decode("locales", as: [String]?.self)?.map { try LocaleTag($0) },
-                messageKey: try row.decode("message_key", as: String?.self).map { try MessageKey($0) })
-            return CampaignRecord(
-                id: id, appID: try row.decode("app_id"), spec: spec,
-                createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
+        let column = (
+            id: rows.column("id"), key: rows.column("key"), kind: rows.column("kind"), name: rows.column("name"),
+            status: rows.column("status"), startsAt: rows.column("starts_at"), endsAt: rows.column("ends_at"),
+            priority: rows.column("priority"), locales: rows.column("locales"), messageKey: rows.column("message_key"),
+            appID: rows.column("app_id"), createdAt: rows.column("created_at"), updatedAt: rows.column("updated_at"))
+        // A restriction's text (`{de,en}`) gives the same locales on every campaign that has
+        // it: each distinct text is parsed and validated once, and its sorted, unique form is
+        // the one CampaignSpec made from it the first time.
+        var restrictions: [String: [LocaleTag]] = [:]
+        var campaigns: [CampaignRecord] = []
+        campaigns.reserveCapacity(rows.count)
+        for row in rows {
+            let id: Int64 = try row.decode(column.id)
+            let key = try Slug(try row.decode(column.key, as: String.self))
+            let kind: CampaignKind = try decodeEnum(row, column.kind)
+            let name: String = try row.decode(column.name)
+            let status: CampaignStatus = try decodeEnum(row, column.status)
+            let startsAt: Date? = try row.decode(column.startsAt)
+            let endsAt: Date? = try row.decode(column.endsAt)
+            let priority: Int = try row.decode(column.priority)
+            let restriction = try row.decode(column.locales, as: String?.self)
+            let known = restriction.flatMap { restrictions[$0] }
+            let locales = known == nil ? try row.decode(column.locales, as: [String]?.self)?.map { try LocaleTag($0) } : nil
+            var spec = CampaignSpec(
+                key: key, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
+                locales: locales, messageKey: try row.decode(column.messageKey, as: String?.self).map { try MessageKey($0) })
+            if let known {
+                spec.locales = known
+            } else if let restriction, let made = spec.locales {
+                restrictions[restriction] = made
+            }
+            campaigns.append(
+                CampaignRecord(
+                    id: id, appID: try row.decode(column.appID), spec: spec,
+                    createdAt: try row.decode(column.createdAt), updatedAt: try row.decode(column.updatedAt)))
         }
+        return campaigns
     }
 
-    private static func decodeConditions(_ rows: QueryResult) throws -> [Int64: [Condition]] {
-        var result: [Int64: [Condition]] = [:]
-        for row in rows {
-            let group: ConditionGroup = try decodeEnum(row, "grp")
-            let type: ConditionType = try decodeEnum(row, "type")
-            let value = try ConditionValue(jsonText: try row.decode("value"), for: type)
-            result[try row.decode("campaign_id"), default: []].append(Condition(group: group, type: type, value: value))
+    /// Each campaign's conditions as a set, or why they make none (thrown for the campaign
+    /// when the load gets to it, as building the set there did).
+    private static func decodeConditions(_ rows: QueryResult) throws -> [Int64: Result<ConditionSet, ValidationError>] {
+        let grp = rows.column("grp"), typeColumn = rows.column("type"), valueColumn = rows.column("value")
+        let campaignID = rows.column("campaign_id")
+        var lists: [Int64: [Condition]] = [:]
+        // Rows come in no order, but a campaign's usually together: its list is then stored once.
+        var open: (id: Int64, conditions: [Condition])?
+        func close() {
+            if let open { lists[open.id, default: []] += open.conditions }
         }
-        return result
+        for row in rows {
+            let group: ConditionGroup = try decodeEnum(row, grp)
+            let type: ConditionType = try decodeEnum(row, typeColumn)
+            let value = try ConditionValue(jsonText: try row.decode(valueColumn), for: type)
+            let id: Int64 = try row.decode(campaignID)
+            let condition = Condition(group: group, type: type, value: value)
+            if open?.id == id {
+                open?.conditions.append(condition)
+            } else {
+                close()
+                open = (id, [condition])
+            }
+        }
+        close()
+        return lists.mapValues { list in
+            do throws(ValidationError) {
+                return .success(try ConditionSet(list))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 
     typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
 
     private static func decodeBanners(_ rows: QueryResult) throws -> ContentByCampaign {
-        var entries: [Int64: [LocaleTag: Slug]] = [:]
-        var views: [Int64: [LocaleTag: [BannerView]]] = [:]
+        let campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale"), entryView = rows.column("entry_view")
+        let fileURL = rows.column("file_url"), inlineHTML = rows.column("inline_html"), originColumn = rows.column("origin")
+        let viewID = rows.column("view_id"), height = rows.column("height")
+        var locales = LocaleTags()
+        var banners = ContentGroups<BannerContent>(wrap: CampaignContent.banner) {
+            if case .banner(let banner) = $0 { banner } else { nil }
+        }
         for row in rows {
-            let id: Int64 = try row.decode("campaign_id")
-            let locale = try LocaleTag(try row.decode("locale", as: String.self))
-            entries[id, default: [:]][locale] = try Slug(try row.decode("entry_view", as: String.self))
+            let id: Int64 = try row.decode(campaignID)
+            let locale = try locales.tag(try row.decode(localeColumn, as: String.self))
+            let entry = try Slug(try row.decode(entryView, as: String.self))
             let source: BannerView.Source =
-                if let file = try row.decode("file_url", as: String?.self) {
+                if let file = try row.decode(fileURL, as: String?.self) {
                     .file(try HTTPURL(file))
                 } else {
-                    .html(try row.decode("inline_html", as: String.self))
+                    .html(try row.decode(inlineHTML, as: String.self))
                 }
-            let origin = try row.decode("origin", as: String?.self).flatMap(ViewOrigin.init(rawValue:))
-            views[id, default: [:]][locale, default: []].append(
-                BannerView(
-                    id: try Slug(try row.decode("view_id", as: String.self)), source: source,
-                    height: try row.decode("height"), origin: origin))
-        }
-        var result: ContentByCampaign = [:]
-        for (id, byLocale) in entries {
-            for (locale, entry) in byLocale {
-                result[id, default: [:]][locale] = .banner(
-                    BannerContent(entry: entry, views: views[id]?[locale] ?? []))
+            let origin = try row.decode(originColumn, as: String?.self).flatMap(ViewOrigin.init(rawValue:))
+            let view = BannerView(
+                id: try Slug(try row.decode(viewID, as: String.self)), source: source, height: try row.decode(height), origin: origin)
+            // Views in row order; the entry of the banner's last row.
+            banners.update(id: id, locale: locale) { banner in
+                if banner == nil {
+                    banner = BannerContent(entry: entry, views: [view])
+                } else {
+                    banner?.entry = entry
+                    banner?.views.append(view)
+                }
             }
         }
-        return result
+        return banners.finish()
     }
 
     private static func decodeAlerts(_ rows: QueryResult) throws -> ContentByCampaign {
-        var result: ContentByCampaign = [:]
+        let title = rows.column("title"), message = rows.column("message"), actionURL = rows.column("action_url")
+        let actionButton = rows.column("action_button"), campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale")
+        var locales = LocaleTags()
+        var alerts = ContentGroups<AlertContent>(wrap: CampaignContent.alert) {
+            if case .alert(let alert) = $0 { alert } else { nil }
+        }
         for row in rows {
             let alert = AlertContent(
-                title: try row.decode("title"),
-                message: try row.decode("message"),
-                actionURL: try row.decode("action_url", as: String?.self).map { try LinkURL($0) },
-                actionButton: try row.decode("action_button"))
-            result[try row.decode("campaign_id"), default: [:]][try LocaleTag(try row.decode("locale", as: String.self))] =
-                .alert(alert)
+                title: try row.decode(title),
+                message: try row.decode(message),
+                actionURL: try row.decode(actionURL, as: String?.self).map { try LinkURL($0) },
+                actionButton: try row.decode(actionButton))
+            let id: Int64 = try row.decode(campaignID)
+            // The last row of a campaign and locale wins.
+            alerts.update(id: id, locale: try locales.tag(try row.decode(localeColumn, as: String.self))) { $0 = alert }
         }
-        return result
+        return alerts.finish()
     }
 
     private static func decodeStories(_ rows: QueryResult) throws -> ContentByCampaign {
-        var result: ContentByCampaign = [:]
-        var stories: [Int64: [LocaleTag: StoryContent]] = [:]
+        let campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale"), pushTitle = rows.column("push_title")
+        let pushText = rows.column("push_text"), imageColumn = rows.column("image"), duration = rows.column("duration")
+        let link = rows.column("link"), buttonTitle = rows.column("button_title"), title = rows.column("title")
+        let subtitle = rows.column("subtitle")
+        var locales = LocaleTags()
+        var stories = ContentGroups<StoryContent>(wrap: CampaignContent.story) {
+            if case .story(let story) = $0 { story } else { nil }
+        }
         for row in rows {
-            let id: Int64 = try row.decode("campaign_id")
-            let locale = try LocaleTag(try row.decode("locale", as: String.self))
-            var story = try stories[id]?[locale]
-                ?? StoryContent(pushTitle: row.decode("push_title"), pushText: row.decode("push_text"), pages: [])
-            if let image = try row.decode("image", as: String?.self) {
-                story.pages.append(
-                    StoryPage(
-                        image: try HTTPURL(image),
-                        duration: try row.decode("duration"),
-                        link: try row.decode("link", as: String?.self).map { try LinkURL($0) },
-                        buttonTitle: try row.decode("button_title"),
-                        title: try row.decode("title"),
-                        subtitle: try row.decode("subtitle")))
+            let id: Int64 = try row.decode(campaignID)
+            let locale = try locales.tag(try row.decode(localeColumn, as: String.self))
+            try stories.update(id: id, locale: locale) { story in
+                // The push texts of a story's first row; a row without an image is a story without pages.
+                if story == nil {
+                    story = StoryContent(pushTitle: try row.decode(pushTitle), pushText: try row.decode(pushText), pages: [])
+                }
+                if let image = try row.decode(imageColumn, as: String?.self) {
+                    story?.pages.append(
+                        StoryPage(
+                            image: try HTTPURL(image),
+                            duration: try row.decode(duration),
+                            link: try row.decode(link, as: String?.self).map { try LinkURL($0) },
+                            buttonTitle: try row.decode(buttonTitle),
+                            title: try row.decode(title),
+                            subtitle: try row.decode(subtitle)))
+                }
             }
-            stories[id, default: [:]][locale] = story
         }
-        for (id, byLocale) in stories {
-            for (locale, story) in byLocale { result[id, default: [:]][locale] = .story(story) }
+        return stories.finish()
+    }
+}
+
+/// One kind of content read row by row, by campaign and locale. The queries return the rows
+/// of one campaign and locale one after another, so each is looked up and stored once; a row
+/// out of that order still joins what came before it for its campaign and locale.
+private struct ContentGroups<Item> {
+    private var groups: CampaignLoader.ContentByCampaign = [:]
+    private var open: (id: Int64, locale: LocaleTag)?
+    private var item: Item?
+    private let wrap: (Item) -> CampaignContent
+    private let unwrap: (CampaignContent) -> Item?
+
+    init(wrap: @escaping (Item) -> CampaignContent, unwrap: @escaping (CampaignContent) -> Item?) {
+        self.wrap = wrap
+        self.unwrap = unwrap
+    }
+
+    /// `body` gets the content of `id` and `locale` so far (nil: none yet) to change.
+    mutating func update(id: Int64, locale: LocaleTag, _ body: (inout Item?) throws -> Void) rethrows {
+        if open?.id != id || open?.locale != locale {
+            close()
+            open = (id, locale)
+            item = groups[id]?[locale].flatMap(unwrap)
         }
-        return result
+        try body(&item)
+    }
+
+    private mutating func close() {
+        if let open, let item { groups[open.id, default: [:]][open.locale] = wrap(item) }
+        open = nil
+        item = nil
+    }
+
+    mutating func finish() -> CampaignLoader.ContentByCampaign {
+        close()
+        return groups
+    }
+}
+
+/// `decodeEnum` for a column found once.
+private func decodeEnum<E: RawRepresentable>(_ row: Row, _ column: Column, as type: E.Type = E.self) throws -> E
+where E.RawValue == String {
+    let text = try row.decode(column, as: String.self)
+    guard let value = E(rawValue: text) else {
+        throw StoreError.database("column \(column.name) holds \"\(text)\", which this herald does not know")
+    }
+    return value
+}
+
+/// Locale tags by the text a column holds: a read has a few locales on thousands of rows, so
+/// each distinct text is validated once (the same text always gives the same tag or error).
+private struct LocaleTags {
+    private var known: [String: LocaleTag] = [:]
+
+    mutating func tag(_ text: String) throws(ValidationError) -> LocaleTag {
+        if let tag = known[text] { return tag }
+        let tag = try LocaleTag(text)
+        // Bounded: a table full of distinct texts is validated row by row as before.
+        if known.count < 64 { known[text] = tag }
+        return tag
     }
 }
 
 /// The five decoded parts of a load, each set by one concurrent iteration.
 private final class DecodedParts: Sendable {
     enum Part {
-        case conditions([Int64: [Condition]])
+        case conditions([Int64: Result<ConditionSet, ValidationError>])
         case content(CampaignLoader.ContentByCampaign)
         case campaigns([CampaignRecord])
     }

@@ -140,11 +140,12 @@ public final class Connection {
 
     private func consume(_ result: OpaquePointer?) throws -> QueryResult {
         guard let result else { throw connectionError() }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return QueryResult(result: result)
+            // The QueryResult owns it from here and clears it when its last row is gone.
+            return QueryResult(taking: result)
         default:
+            defer { PQclear(result) }
             throw failure(result)
         }
     }

@@ -4,6 +4,16 @@ import Foundation
 /// non-optional types refuse it, `Optional` turns it into nil.
 public protocol PostgresDecodable {
     static func decode(postgresText: String?) throws(PostgresDecodingFailure) -> Self
+    /// The same from the value's bytes as libpq holds them (nil is NULL). By default they
+    /// become a String for `decode(postgresText:)`; numbers and times read them directly.
+    static func decode(postgresBytes: UnsafeBufferPointer<UInt8>?) throws(PostgresDecodingFailure) -> Self
+}
+
+extension PostgresDecodable {
+    public static func decode(postgresBytes bytes: UnsafeBufferPointer<UInt8>?) throws(PostgresDecodingFailure) -> Self {
+        // Invalid UTF-8 is repaired as String(cString:) repairs it.
+        try decode(postgresText: bytes.map { String(decoding: $0, as: UTF8.self) })
+    }
 }
 
 /// Why a column's text could not become the requested type (the column is added by `Row`).
@@ -29,6 +39,11 @@ extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
         guard let text = postgresText else { return nil }
         return try Wrapped.decode(postgresText: text)
     }
+
+    public static func decode(postgresBytes bytes: UnsafeBufferPointer<UInt8>?) throws(PostgresDecodingFailure) -> Wrapped? {
+        guard let bytes else { return nil }
+        return try Wrapped.decode(postgresBytes: bytes)
+    }
 }
 
 extension String: PostgresTextDecodable {
@@ -39,6 +54,37 @@ extension PostgresTextDecodable where Self: FixedWidthInteger {
     public init(postgresNonNullText text: String) throws(PostgresDecodingFailure) {
         guard let value = Self(text) else { throw PostgresDecodingFailure("\"\(text)\" is not a \(Self.bitWidth)-bit integer") }
         self = value
+    }
+
+    public static func decode(postgresBytes bytes: UnsafeBufferPointer<UInt8>?) throws(PostgresDecodingFailure) -> Self {
+        if let bytes, let value = decimal(bytes) { return value }
+        // NULL, or not a plain decimal: the text path says why in its words.
+        return try decode(postgresText: bytes.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// What `Self(text)` reads, without making the text: an optional sign, then decimal
+    /// digits that fit; nil for anything else.
+    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Self? {
+        var index = 0
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+            negative = first == UInt8(ascii: "-")
+            index = 1
+        }
+        guard index < bytes.count else { return nil }
+        var value: Self = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            // Negative numbers accumulate downwards, so the most negative value fits too.
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) =
+                negative ? shifted.subtractingReportingOverflow(Self(digit)) : shifted.addingReportingOverflow(Self(digit))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 }
 
@@ -62,6 +108,15 @@ extension Bool: PostgresTextDecodable {
         default: throw PostgresDecodingFailure("\"\(text)\" is not a boolean")
         }
     }
+
+    public static func decode(postgresBytes bytes: UnsafeBufferPointer<UInt8>?) throws(PostgresDecodingFailure) -> Bool {
+        // What the server sends; anything else takes the text path.
+        if let bytes, bytes.count == 1 {
+            if bytes[0] == UInt8(ascii: "t") { return true }
+            if bytes[0] == UInt8(ascii: "f") { return false }
+        }
+        return try decode(postgresText: bytes.map { String(decoding: $0, as: UTF8.self) })
+    }
 }
 
 extension Date: PostgresTextDecodable {
@@ -70,6 +125,11 @@ extension Date: PostgresTextDecodable {
             throw PostgresDecodingFailure("\"\(text)\" is not a finite timestamptz")
         }
         self = date
+    }
+
+    public static func decode(postgresBytes bytes: UnsafeBufferPointer<UInt8>?) throws(PostgresDecodingFailure) -> Date {
+        if let bytes, let date = PostgresTimestamp.parse(bytes) { return date }
+        return try decode(postgresText: bytes.map { String(decoding: $0, as: UTF8.self) })
     }
 }
 

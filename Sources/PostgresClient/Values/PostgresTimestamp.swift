@@ -25,8 +25,14 @@ enum PostgresTimestamp {
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]]`; nil for infinity or anything else.
     static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 22, bytes[4] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T")
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    /// The same from the bytes of the text (any non-ASCII byte: nil, as the text would be).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count >= 22, bytes.allSatisfy({ $0 < 0x80 }), bytes[4] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -65,14 +71,28 @@ enum PostgresTimestamp {
             }
         }
         guard index == bytes.count else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let epoch = timegm(&parts)
+        let epoch: Int
+        if (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 {
+            // What timegm gives for these fields, without its normalising search (it ran for
+            // every timestamp of a read): days since 1970 in the proleptic Gregorian calendar
+            // (Howard Hinnant's days_from_civil), then the time of day.
+            let shiftedYear = month <= 2 ? year - 1 : year
+            let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+            let yearOfEra = shiftedYear - era * 400
+            let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            epoch = days * 86_400 + hour * 3600 + minute * 60 + second
+        } else {
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            epoch = Int(timegm(&parts))
+        }
         return Date(timeIntervalSince1970: Double(epoch) - Double(sign * offsetSeconds) + fraction)
     }
 }
