@@ -22,30 +22,18 @@ func runApplyBenchmark(apps: Int, campaignsPerApp: Int, runs: Int) throws {
 
     /// One run of herald against `database`; its standard output.
     func herald(_ arguments: [String], database: String) throws -> (seconds: Double, output: String) {
-        let process = Process()
-        process.executableURL = heraldBinary
-        process.arguments = arguments
-        process.environment = [
-            "HERALD_DATABASE_URL": server.configuration(database: database).conninfo, "HERALD_ACTOR": "benchmark",
-            "HERALD_TENANT": "bench", "PATH": "/usr/bin:/bin",
-        ]
         let outputURL = scratch.appendingPathComponent("herald.out")
         let errorURL = scratch.appendingPathComponent("herald.err")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let errors = try FileHandle(forWritingTo: errorURL)
-        process.standardOutput = output
-        process.standardError = errors
-        let elapsed = try seconds {
-            try process.run()
-            process.waitUntilExit()
-        }
-        try output.close()
-        try errors.close()
-        guard process.terminationStatus == 0 else {
+        let (elapsed, status) = try timedRun(
+            heraldBinary, arguments,
+            environment: [
+                "HERALD_DATABASE_URL": server.configuration(database: database).conninfo, "HERALD_ACTOR": "benchmark",
+                "HERALD_TENANT": "bench", "PATH": "/usr/bin:/bin",
+            ],
+            output: outputURL, errors: errorURL)
+        guard status == 0 else {
             let message = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-            throw CLIRunnerError(message: "herald \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(message)")
+            throw CLIRunnerError(message: "herald \(arguments.joined(separator: " ")) exited \(status): \(message)")
         }
         return (elapsed, try String(contentsOf: outputURL, encoding: .utf8))
     }
