@@ -121,3 +121,49 @@ import Testing
         }
     }
 }
+
+/// A publish's snapshot read over two connections (part of the campaigns on the second, in
+/// the first one's snapshot) gives what one connection gives, for the operator and for a
+/// tenant's own login (confined the same way on both).
+@Suite struct SnapshotOverTwoConnectionsTests {
+    @Test func twoConnectionsReadWhatOneReads() throws {
+        try HeraldFixtures.withMigratedDatabase { configuration in
+            let database = try HeraldDatabase(configuration: configuration, actor: "test")
+            let seeded = try StoreFixtures.seedTwoTenants(database)
+            for (tenant, app) in [(seeded.acme.slug, seeded.acmeApp), (seeded.globex.slug, seeded.globexApp)] {
+                try database.inTenant(tenant) { session in
+                    for key in ["spring", "hello", "tour"] { try session.campaigns.setStatus(try Slug(key), .active, in: app) }
+                }
+            }
+            let one = try database.asOperator(.repeatableRead, readOnly: true) { try SnapshotReader($0).read() }
+            #expect(one.flatMap(\.apps).flatMap(\.campaigns).count == 6)
+            #expect(Set(one.flatMap(\.apps).flatMap(\.campaigns).map(\.kind)) == [.banner, .alert, .story])
+            let two = try database.asOperator(.repeatableRead, readOnly: true) { session in
+                try SnapshotReader(session).read(alongside: try database.connectAgain())
+            }
+            #expect(two == one)
+            // A change committed while the first connection's transaction is open is seen by neither.
+            let changing = try database.connectAgain()
+            let during = try database.asOperator(.repeatableRead, readOnly: true) { session in
+                _ = try session.connection.query("SELECT 1 FROM tenants LIMIT 1")  // the snapshot is taken here
+                try changing.inTenant(seeded.acme.slug) { try $0.campaigns.setStatus(try Slug("tour"), .paused, in: seeded.acmeApp) }
+                return try SnapshotReader(session).read(alongside: try database.connectAgain())
+            }
+            #expect(during == one)
+            let after = try database.asOperator(.repeatableRead, readOnly: true) { session in
+                try SnapshotReader(session).read(alongside: try database.connectAgain())
+            }
+            #expect(after.flatMap(\.apps).flatMap(\.campaigns).count == 5)
+            // A tenant's own login: its second connection is held to its tenant as its first is.
+            let role = "acme_ops_\(UInt32.random(in: 0...UInt32.max))"
+            _ = try database.asOperator { try $0.operatorAccess.grant(role: role, tenant: seeded.acme.slug, password: nil) }
+            let own = try HeraldDatabase(configuration: ConnectionConfiguration(conninfo: configuration.conninfo + " user=\(role)"), actor: role)
+            let alone = try own.asOperator(.repeatableRead, readOnly: true) { try SnapshotReader($0).read() }
+            let beside = try own.asOperator(.repeatableRead, readOnly: true) { session in
+                try SnapshotReader(session).read(alongside: try own.connectAgain())
+            }
+            #expect(alone.map(\.slug) == [seeded.acme.slug] && alone.flatMap(\.apps).flatMap(\.campaigns).count == 2)
+            #expect(beside == alone)
+        }
+    }
+}

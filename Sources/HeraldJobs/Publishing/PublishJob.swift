@@ -196,7 +196,10 @@ public struct PublishJob {
                 changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
                 if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed, previous: previous) }
             }
-            let tenants = try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed)
+            // A second connection reads part of a whole site's campaigns beside this one: the
+            // server's work is then split over two processes (and cores).
+            let alongside = changed == nil && app == nil ? try? database.connectAgain() : nil
+            let tenants = try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed, alongside: alongside)
             return Plan(
                 snapshot: snapshot, tenants: tenants.filter { !skipped.contains($0.slug) }, changedApps: changed, skipped: skipped)
         }

@@ -3,7 +3,8 @@ import HeraldCore
 import PostgresClient
 
 /// Everything a publish needs, read in one REPEATABLE READ transaction with a fixed number
-/// of queries (tenants, apps, and the campaign loader's five) whatever the site's size.
+/// of queries (tenants, apps, and the campaign loader's five, two of them on a second
+/// connection in the same snapshot when given one) whatever the site's size.
 public struct SnapshotReader {
     let session: OperatorSession
 
@@ -12,8 +13,12 @@ public struct SnapshotReader {
     }
 
     /// Tenants with their apps and active campaigns, optionally only one tenant or app, or
-    /// only the apps with the given ids (an incremental publish).
-    public func read(tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil, appIDs: Set<Int64>? = nil) throws -> [TenantSpec] {
+    /// only the apps with the given ids (an incremental publish). `alongside`: a second
+    /// connection (the same login's), which reads part of the campaigns in this transaction's
+    /// snapshot at the same time (it must be REPEATABLE READ).
+    public func read(
+        tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil, appIDs: Set<Int64>? = nil, alongside: sending HeraldDatabase? = nil
+    ) throws -> [TenantSpec] {
         let connection = session.connection
         let tenants = try TenantRepository.decode(
             connection.query(
@@ -32,7 +37,9 @@ public struct SnapshotReader {
             throw StoreError.notFound(
                 what: "app", name: "\(onlyTenant?.rawValue ?? "*")/\(onlyApp)", listCommand: "herald app list")
         }
-        var campaigns = try CampaignLoader(connection: connection).load(apps: apps.map(\.id), activeOnly: true)
+        var second: (database: HeraldDatabase, snapshot: TransactionSnapshot)?
+        if let alongside { second = (alongside, try connection.exportSnapshot()) }
+        var campaigns = try CampaignLoader(connection: connection).load(apps: apps.map(\.id), activeOnly: true, alongside: second)
         // Each campaign moved into its app's list, taken from the end so that none is copied;
         // every list is then turned back into load order.
         var campaignsByApp: [Int64: [CampaignSpec]] = [:]

@@ -10,35 +10,51 @@ struct CampaignLoader {
     let connection: Connection
 
     /// The campaigns of `apps`: all of them, only the one with `key`, or only the active ones.
-    func load(apps: [Int64], key: Slug? = nil, activeOnly: Bool = false) throws -> [CampaignRecord] {
+    /// `alongside`: a second connection and the snapshot of this one's open REPEATABLE READ
+    /// transaction; two of the four content statements then run there, on another of the
+    /// server's processes, while this connection runs the others (the same rows: one snapshot).
+    func load(
+        apps: [Int64], key: Slug? = nil, activeOnly: Bool = false,
+        alongside: sending (database: HeraldDatabase, snapshot: TransactionSnapshot)? = nil
+    ) throws -> [CampaignRecord] {
         // The apps' array literal is made once for all five statements (a publish passes every app).
-        let parameters: [any PostgresEncodable] = [apps.map(String.init).postgresText, key?.rawValue, activeOnly]
-        let rows = try connection.query(Query.loadCampaigns.sql, parameters)
-        guard !rows.isEmpty else { return [] }
-        // Four fixed queries, one after another on the connection, each selecting the same
-        // campaigns by the same filter (one transaction: the same rows). A join on the filter,
-        // not a list of ids: tens of thousands of ids in an array cost the server more.
+        let appsText = apps.map(String.init).postgresText
+        let parameters: [any PostgresEncodable] = [appsText, key?.rawValue, activeOnly]
+        // Four fixed queries after the campaigns', each selecting the same campaigns by the
+        // same filter (one transaction: the same rows). A join on the filter, not a list of
+        // ids: tens of thousands of ids in an array cost the server more.
         // Each part is decoded on another core while the next one is fetched; the campaigns'
         // own columns too, from the first query on (decoded last, they held up the snapshot).
         let decoded = DecodedParts()
         let decoding = DispatchGroup()
         defer { decoding.wait() }
-        DispatchQueue.global().async(group: decoding) {
-            decoded.set(4) { .campaigns(try Self.decodeCampaigns(rows)) }
-        }
-        for (part, query) in [Query.loadConditions, .loadBanners, .loadAlerts, .loadStories].enumerated() {
-            let rows = try connection.query(query.sql, parameters)
-            DispatchQueue.global().async(group: decoding) {
-                decoded.set(part) {
-                    switch part {
-                    case 0: .conditions(try Self.decodeConditions(rows))
-                    case 1: .content(try Self.decodeBanners(rows))
-                    case 2: .content(try Self.decodeAlerts(rows))
-                    default: .content(try Self.decodeStories(rows))
+        let parts: [(index: Int, query: Query)] = [(0, .loadConditions), (1, .loadBanners), (2, .loadAlerts), (3, .loadStories)]
+        // Banners and stories (the two the server sorts) on the second connection, if any.
+        let elsewhere: Set<Int> = alongside == nil ? [] : [1, 3]
+        var second: BackgroundWork<Void>?
+        if let alongside {
+            let moved = parts.filter { elsewhere.contains($0.index) }
+            second = BackgroundWork { [key] in
+                try alongside.database.asOperator(.repeatableRead, readOnly: true, importing: alongside.snapshot) { session in
+                    let parameters: [any PostgresEncodable] = [appsText, key?.rawValue, activeOnly]
+                    for part in moved {
+                        let rows = try session.connection.query(part.query.sql, parameters)
+                        DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
                     }
                 }
             }
         }
+        defer { _ = try? second?.wait() }  // its thread is done before this returns, whatever happens here
+        let rows = try connection.query(Query.loadCampaigns.sql, parameters)
+        guard !rows.isEmpty else { return [] }
+        DispatchQueue.global().async(group: decoding) {
+            decoded.set(4) { .campaigns(try Self.decodeCampaigns(rows)) }
+        }
+        for part in parts where !elsewhere.contains(part.index) {
+            let rows = try connection.query(part.query.sql, parameters)
+            DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
+        }
+        try second?.wait()
         decoding.wait()
         var conditions: [Int64: Result<ConditionSet, ValidationError>] = [:]
         // Banners, alerts, stories: a campaign's content is its entry in the last of them that has one.
@@ -57,6 +73,16 @@ struct CampaignLoader {
             campaigns[index].spec.content = contents.reversed().lazy.compactMap { $0[id] }.first ?? [:]
         }
         return campaigns
+    }
+
+    /// Part `index` of a load (conditions, banners, alerts, stories) from its rows.
+    private static func decode(_ index: Int, _ rows: QueryResult) throws -> DecodedParts.Part {
+        switch index {
+        case 0: .conditions(try decodeConditions(rows))
+        case 1: .content(try decodeBanners(rows))
+        case 2: .content(try decodeAlerts(rows))
+        default: .content(try decodeStories(rows))
+        }
     }
 
     /// The campaigns' own columns; their conditions and content are filled in from the other parts.

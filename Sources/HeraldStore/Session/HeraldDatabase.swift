@@ -122,12 +122,12 @@ public final class HeraldDatabase {
     /// One command's work: a single transaction (all or nothing) in which the body picks
     /// the role for each part, operator or one tenant.
     public func transaction<T>(
-        _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false,
+        _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false, importing snapshot: TransactionSnapshot? = nil,
         _ body: (UnitOfWork) throws -> T
     ) throws -> T {
         let login = try login()
         return try translatingErrors {
-            try connection.transaction(isolation.level, readOnly: readOnly) { tx in
+            try connection.transaction(isolation.level, readOnly: readOnly, importing: snapshot) { tx in
                 try body(UnitOfWork(connection: tx, login: login))
             }
         }
@@ -135,10 +135,10 @@ public final class HeraldDatabase {
 
     /// Cross-tenant work in one transaction as `herald_operator`.
     public func asOperator<T>(
-        _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false,
+        _ isolation: TransactionIsolation = .readCommitted, readOnly: Bool = false, importing snapshot: TransactionSnapshot? = nil,
         _ body: (OperatorSession) throws -> T
     ) throws -> T {
-        try transaction(isolation, readOnly: readOnly) { try body($0.asOperator()) }
+        try transaction(isolation, readOnly: readOnly, importing: snapshot) { try body($0.asOperator()) }
     }
 
     /// `asOperator`, run again (up to `attempts` times in all) when PostgreSQL broke a

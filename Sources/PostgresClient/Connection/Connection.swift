@@ -181,8 +181,11 @@ public final class Connection {
     /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws (the
     /// body's error is rethrown). A nested call uses a savepoint.
     @discardableResult
+    /// `importing`: another open transaction's snapshot (`exportSnapshot()`), which this one
+    /// then sees instead of its own (REPEATABLE READ or SERIALIZABLE only; not when nested).
     public func transaction<T>(
-        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, _ body: (Connection) throws -> T
+        _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, importing snapshot: TransactionSnapshot? = nil,
+        _ body: (Connection) throws -> T
     ) throws -> T {
         // A name made here from a number, never input.
         let savepoint = transactionDepth > 0 ? UnsafeSQL("nested_transaction_\(transactionDepth)") : nil
@@ -192,6 +195,16 @@ public final class Connection {
             try execute("BEGIN ISOLATION LEVEL \(isolation.sql) READ ONLY")
         } else {
             try execute("BEGIN ISOLATION LEVEL \(isolation.sql)")
+        }
+        if let snapshot, savepoint == nil {
+            do {
+                // Unsafe fragment: the id is hexadecimal digits and dashes (TransactionSnapshot
+                // checks), and SET takes no parameters. It must come before any query.
+                try execute("SET TRANSACTION SNAPSHOT '\(UnsafeSQL(snapshot.id))'")
+            } catch {
+                _ = try? execute("ROLLBACK")
+                throw error
+            }
         }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
