@@ -32,63 +32,49 @@ public enum JSONValue: Sendable {
         }
     }
 
+    /// An object's members at `positions`, sorted by key. The positions are sorted on the
+    /// stack: no array of copied pairs per object.
+    private static func writeObject<Positions: Collection>(
+        _ positions: Positions, count: Int, key: (Positions.Element) -> String, value: (Positions.Element) -> JSONValue,
+        to out: inout [UInt8], indent: Int
+    ) {
+        guard count > 0 else {
+            out.append(UInt8(ascii: "{"))
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        out.append(UInt8(ascii: "\n"))
+        withUnsafeTemporaryAllocation(of: Positions.Element.self, capacity: count) { buffer in
+            var order = buffer
+            var filled = 0
+            for position in positions where filled < count {
+                order.initializeElement(at: filled, to: position)
+                filled += 1
+            }
+            order = UnsafeMutableBufferPointer(rebasing: order[..<filled])
+            order.sort { key($0) < key($1) }
+            for (index, position) in order.enumerated() {
+                appendIndent(indent + 1, to: &out)
+                JSONText.appendQuoted(key(position), to: &out)
+                out.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: " "))
+                value(position).write(to: &out, indent: indent + 1)
+                if index < filled - 1 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "\n"))
+            }
+            _ = order.deinitialize()
+        }
+        appendIndent(indent, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
     private func write(to out: inout [UInt8], indent: Int) {
         switch self {
         case .object(let members):
-            guard !members.isEmpty else {
-                out.append(UInt8(ascii: "{"))
-                out.append(UInt8(ascii: "}"))
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            out.append(UInt8(ascii: "\n"))
-            // The members' positions, sorted by key, on the stack: no array of copied pairs per object.
-            withUnsafeTemporaryAllocation(of: Dictionary<String, JSONValue>.Index.self, capacity: members.count) { buffer in
-                var order = buffer
-                var filled = 0
-                for index in members.indices {
-                    order.initializeElement(at: filled, to: index)
-                    filled += 1
-                }
-                order.sort { members[$0].key < members[$1].key }
-                for (position, index) in order.enumerated() {
-                    let (key, value) = members[index]
-                    Self.appendIndent(indent + 1, to: &out)
-                    JSONText.appendQuoted(key, to: &out)
-                    out.append(UInt8(ascii: ":"))
-                    out.append(UInt8(ascii: " "))
-                    value.write(to: &out, indent: indent + 1)
-                    if position < filled - 1 { out.append(UInt8(ascii: ",")) }
-                    out.append(UInt8(ascii: "\n"))
-                }
-                _ = order.deinitialize()
-            }
-            Self.appendIndent(indent, to: &out)
-            out.append(UInt8(ascii: "}"))
+            Self.writeObject(members.indices, count: members.count, key: { members[$0].key }, value: { members[$0].value }, to: &out, indent: indent)
         case .fields(let members):
-            guard !members.isEmpty else {
-                out.append(UInt8(ascii: "{"))
-                out.append(UInt8(ascii: "}"))
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            out.append(UInt8(ascii: "\n"))
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { buffer in
-                var order = buffer
-                for index in members.indices { order.initializeElement(at: index, to: index) }
-                order.sort { members[$0].0 < members[$1].0 }
-                for (position, index) in order.enumerated() {
-                    Self.appendIndent(indent + 1, to: &out)
-                    JSONText.appendQuoted(members[index].0, to: &out)
-                    out.append(UInt8(ascii: ":"))
-                    out.append(UInt8(ascii: " "))
-                    members[index].1.write(to: &out, indent: indent + 1)
-                    if position < members.count - 1 { out.append(UInt8(ascii: ",")) }
-                    out.append(UInt8(ascii: "\n"))
-                }
-            }
-            Self.appendIndent(indent, to: &out)
-            out.append(UInt8(ascii: "}"))
+            Self.writeObject(members.indices, count: members.count, key: { members[$0].0 }, value: { members[$0].1 }, to: &out, indent: indent)
         case .array(let items):
             guard !items.isEmpty else {
                 out.append(UInt8(ascii: "["))
