@@ -6,18 +6,23 @@ import CLibCrypto
 public enum SHA256 {
     /// The digest as 64 lowercase hex digits.
     public static func hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                _ = CLibCrypto.SHA256(input.baseAddress, input.count, output.baseAddress)
+        // The digest on the stack and its digits written straight into the String: a publish
+        // names every file it makes by one of these.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
+            bytes.withUnsafeBufferPointer { input in
+                _ = CLibCrypto.SHA256(input.baseAddress, input.count, digest.baseAddress)
+            }
+            return String(unsafeUninitializedCapacity: digest.count * 2) { out in
+                for (index, byte) in digest.enumerated() {
+                    out[index * 2] = hexDigit(byte >> 4)
+                    out[index * 2 + 1] = hexDigit(byte & 0xF)
+                }
+                return digest.count * 2
             }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8](repeating: 0, count: 64)
-        for (index, byte) in digest.enumerated() {
-            out[index * 2] = digits[Int(byte >> 4)]
-            out[index * 2 + 1] = digits[Int(byte & 0xF)]
-        }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
