@@ -139,7 +139,7 @@ import Testing
             #expect(one.flatMap(\.apps).flatMap(\.campaigns).count == 6)
             #expect(Set(one.flatMap(\.apps).flatMap(\.campaigns).map(\.kind)) == [.banner, .alert, .story])
             let two = try database.asOperator(.repeatableRead, readOnly: true) { session in
-                try SnapshotReader(session).read(alongside: try database.connectAgain())
+                try SnapshotReader(session).read(alongside: database.connector)
             }
             #expect(two == one)
             // A change committed while the first connection's transaction is open is seen by neither.
@@ -147,11 +147,11 @@ import Testing
             let during = try database.asOperator(.repeatableRead, readOnly: true) { session in
                 _ = try session.connection.query("SELECT 1 FROM tenants LIMIT 1")  // the snapshot is taken here
                 try changing.inTenant(seeded.acme.slug) { try $0.campaigns.setStatus(try Slug("tour"), .paused, in: seeded.acmeApp) }
-                return try SnapshotReader(session).read(alongside: try database.connectAgain())
+                return try SnapshotReader(session).read(alongside: database.connector)
             }
             #expect(during == one)
             let after = try database.asOperator(.repeatableRead, readOnly: true) { session in
-                try SnapshotReader(session).read(alongside: try database.connectAgain())
+                try SnapshotReader(session).read(alongside: database.connector)
             }
             #expect(after.flatMap(\.apps).flatMap(\.campaigns).count == 5)
             // A tenant's own login: its second connection is held to its tenant as its first is.
@@ -160,10 +160,17 @@ import Testing
             let own = try HeraldDatabase(configuration: ConnectionConfiguration(conninfo: configuration.conninfo + " user=\(role)"), actor: role)
             let alone = try own.asOperator(.repeatableRead, readOnly: true) { try SnapshotReader($0).read() }
             let beside = try own.asOperator(.repeatableRead, readOnly: true) { session in
-                try SnapshotReader(session).read(alongside: try own.connectAgain())
+                try SnapshotReader(session).read(alongside: own.connector)
             }
             #expect(alone.map(\.slug) == [seeded.acme.slug] && alone.flatMap(\.apps).flatMap(\.campaigns).count == 2)
             #expect(beside == alone)
+            // No second connection to be had: the first reads it all.
+            let nowhere = HeraldDatabase.Connector(
+                configuration: ConnectionConfiguration(conninfo: configuration.conninfo + " host=/tmp/herald-no-such-server"), actor: "test")
+            let single = try database.asOperator(.repeatableRead, readOnly: true) { session in
+                try SnapshotReader(session).read(alongside: nowhere)
+            }
+            #expect(single == after)
         }
     }
 }

@@ -198,8 +198,8 @@ public struct PublishJob {
             }
             // A second connection reads part of a whole site's campaigns beside this one: the
             // server's work is then split over two processes (and cores).
-            let alongside = changed == nil && app == nil ? try? database.connectAgain() : nil
-            let tenants = try SnapshotReader(session).read(tenant: tenant, app: app, appIDs: changed, alongside: alongside)
+            let tenants = try SnapshotReader(session).read(
+                tenant: tenant, app: app, appIDs: changed, alongside: changed == nil && app == nil ? database.connector : nil)
             return Plan(
                 snapshot: snapshot, tenants: tenants.filter { !skipped.contains($0.slug) }, changedApps: changed, skipped: skipped)
         }
@@ -355,10 +355,12 @@ public struct PublishJob {
         let outcome: SiteWriter.Outcome
         do {
             if !files.isEmpty {
-                let blobStore = try database.connectAgain()
+                let connector = database.connector
                 let tenantFolder = folder.tenantID
                 storing = BackgroundWork { [files] in
-                    // One content per digest, gathered on this thread: the writer need not wait for it.
+                    // Its connection opened and one content per digest gathered on this thread:
+                    // the writer need not wait for either.
+                    let blobStore = try connector.connect()
                     var contents: [String: [UInt8]] = [:]
                     for file in files { contents[file.digest] = file.bytes }
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }

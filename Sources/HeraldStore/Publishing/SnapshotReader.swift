@@ -13,11 +13,11 @@ public struct SnapshotReader {
     }
 
     /// Tenants with their apps and active campaigns, optionally only one tenant or app, or
-    /// only the apps with the given ids (an incremental publish). `alongside`: a second
-    /// connection (the same login's), which reads part of the campaigns in this transaction's
-    /// snapshot at the same time (it must be REPEATABLE READ).
+    /// only the apps with the given ids (an incremental publish). `alongside`: how to open a
+    /// second connection (the same login's), which reads part of the campaigns in this
+    /// transaction's snapshot at the same time (it must be REPEATABLE READ).
     public func read(
-        tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil, appIDs: Set<Int64>? = nil, alongside: sending HeraldDatabase? = nil
+        tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil, appIDs: Set<Int64>? = nil, alongside: HeraldDatabase.Connector? = nil
     ) throws -> [TenantSpec] {
         let connection = session.connection
         let tenants = try TenantRepository.decode(
@@ -37,8 +37,7 @@ public struct SnapshotReader {
             throw StoreError.notFound(
                 what: "app", name: "\(onlyTenant?.rawValue ?? "*")/\(onlyApp)", listCommand: "herald app list")
         }
-        var second: (database: HeraldDatabase, snapshot: TransactionSnapshot)?
-        if let alongside { second = (alongside, try connection.exportSnapshot()) }
+        let second = try alongside.map { (connector: $0, snapshot: try connection.exportSnapshot()) }
         var campaigns = try CampaignLoader(connection: connection).load(apps: apps.map(\.id), activeOnly: true, alongside: second)
         // Each campaign moved into its app's list, taken from the end so that none is copied;
         // every list is then turned back into load order.

@@ -10,12 +10,14 @@ struct CampaignLoader {
     let connection: Connection
 
     /// The campaigns of `apps`: all of them, only the one with `key`, or only the active ones.
-    /// `alongside`: a second connection and the snapshot of this one's open REPEATABLE READ
-    /// transaction; two of the four content statements then run there, on another of the
-    /// server's processes, while this connection runs the others (the same rows: one snapshot).
+    /// `alongside`: how to open a second connection, and the snapshot of this one's open
+    /// REPEATABLE READ transaction; two of the four content statements then run there, on
+    /// another of the server's processes, while this connection runs the others (the same
+    /// rows: one snapshot). The second connection is opened on its own thread, meanwhile; when
+    /// it cannot be (no connection left, say), this one runs them too.
     func load(
         apps: [Int64], key: Slug? = nil, activeOnly: Bool = false,
-        alongside: sending (database: HeraldDatabase, snapshot: TransactionSnapshot)? = nil
+        alongside: (connector: HeraldDatabase.Connector, snapshot: TransactionSnapshot)? = nil
     ) throws -> [CampaignRecord] {
         // The apps' array literal is made once for all five statements (a publish passes every app).
         let appsText = apps.map(String.init).postgresText
@@ -31,16 +33,18 @@ struct CampaignLoader {
         let parts: [(index: Int, query: Query)] = [(0, .loadConditions), (1, .loadBanners), (2, .loadAlerts), (3, .loadStories)]
         // Banners and stories (the two the server sorts) on the second connection, if any.
         let elsewhere: Set<Int> = alongside == nil ? [] : [1, 3]
-        var second: BackgroundWork<Void>?
+        var second: BackgroundWork<Bool>?
         if let alongside {
             let moved = parts.filter { elsewhere.contains($0.index) }
             second = BackgroundWork { [key] in
-                try alongside.database.asOperator(.repeatableRead, readOnly: true, importing: alongside.snapshot) { session in
+                guard let database = try? alongside.connector.connect() else { return false }
+                return try database.asOperator(.repeatableRead, readOnly: true, importing: alongside.snapshot) { session in
                     let parameters: [any PostgresEncodable] = [appsText, key?.rawValue, activeOnly]
                     for part in moved {
                         let rows = try session.connection.query(part.query.sql, parameters)
                         DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
                     }
+                    return true
                 }
             }
         }
@@ -54,7 +58,12 @@ struct CampaignLoader {
             let rows = try connection.query(part.query.sql, parameters)
             DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
         }
-        try second?.wait()
+        if let second, try second.wait() == false {
+            for part in parts where elsewhere.contains(part.index) {
+                let rows = try connection.query(part.query.sql, parameters)
+                DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
+            }
+        }
         decoding.wait()
         var conditions: [Int64: Result<ConditionSet, ValidationError>] = [:]
         // Banners, alerts, stories: a campaign's content is its entry in the last of them that has one.

@@ -40,7 +40,20 @@ public final class HeraldDatabase {
     /// Another connection to the same database for the same actor (work spread over connections).
     /// It shares nothing with this one, so it can be handed to another thread.
     public func connectAgain() throws -> sending HeraldDatabase {
-        try HeraldDatabase(configuration: configuration, actor: actor)
+        try connector.connect()
+    }
+
+    /// How to open another connection of this login and actor, from any thread (a publish
+    /// opens its helpers' connections on their own threads, while this one works).
+    public var connector: Connector { Connector(configuration: configuration, actor: actor) }
+
+    public struct Connector: Sendable {
+        let configuration: ConnectionConfiguration
+        let actor: String
+
+        public func connect() throws -> sending HeraldDatabase {
+            try HeraldDatabase(configuration: configuration, actor: actor)
+        }
     }
 
     // MARK: The login
