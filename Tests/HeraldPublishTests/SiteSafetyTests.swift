@@ -254,3 +254,53 @@ import Testing
         }
     }
 }
+
+/// A FIFO put where a published file or the manifest goes used to hold the run at its open
+/// for ever (opening a FIFO to read waits for a writer). Files are opened non-blocking now:
+/// the FIFO is no regular file, so it differs (and is replaced) or refuses the run.
+@Suite struct SiteFIFOTests {
+    /// `body` on another thread, given 20 s; a FIFO still blocking it then is opened for
+    /// writing, which frees it, and the test fails.
+    func finishes(unblocking fifo: URL, _ body: @escaping @Sendable () throws -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? body()
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 20) == .success { return true }
+        let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        done.wait()
+        return false
+    }
+
+    @Test func aFIFOWhereAFileGoesIsReplacedNotWaitedFor() throws {
+        try withTemporaryDirectory { root in
+            let site = root.appendingPathComponent("site")
+            let file = SiteFile(
+                path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en")), bytes: Array("{}\n".utf8))
+            try SiteWriter(root: site).sync([file])
+            let target = site.appendingPathComponent(file.path.description)
+            try FileManager.default.removeItem(at: target)
+            #expect(mkfifo(target.path, 0o644) == 0)
+            #expect(finishes(unblocking: target) { try SiteWriter(root: site).sync([file]) })
+            #expect(try Data(contentsOf: target) == Data("{}\n".utf8))  // a regular file again
+        }
+    }
+
+    @Test func aFIFOWhereTheManifestGoesIsNotWaitedFor() throws {
+        try withTemporaryDirectory { root in
+            let site = root.appendingPathComponent("site")
+            let file = SiteFile(
+                path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en")), bytes: Array("{}\n".utf8))
+            try SiteWriter(root: site).sync([file])
+            let manifest = site.appendingPathComponent(SiteManifest.fileName)
+            try FileManager.default.removeItem(at: manifest)
+            #expect(mkfifo(manifest.path, 0o644) == 0)
+            #expect(finishes(unblocking: manifest) {
+                _ = SiteWriter(root: site).intactState()
+                _ = try? SiteWriter(root: site).sync([file])
+            })
+        }
+    }
+}

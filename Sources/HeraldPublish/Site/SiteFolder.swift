@@ -158,7 +158,7 @@ struct SiteFolder: Sendable {
             return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: folder, missingTenant: tenant), same: false)
         case .found(let folder):
             let location = SitePlan.Location(target: target, newFolder: nil, missingTenant: nil)
-            let descriptor = openat(folder, path.segments.last ?? "", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let descriptor = openat(folder, path.segments.last ?? "", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
                 if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(target)") }
                 return SitePlan.Found(location: location, same: false)
@@ -182,7 +182,7 @@ struct SiteFolder: Sendable {
         for path in paths {
             guard case .found(let folder) = try directories.folder(Self.folder(of: path[...])) else { continue }
             let name = String(path.split(separator: "/").last ?? "")
-            let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
                 if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(rootPath)/\(path)") }
                 continue
@@ -207,13 +207,15 @@ struct SiteFolder: Sendable {
     /// The file's bytes if it is a regular file (never through a symlink); nil when it is
     /// missing, something else, or not `expectedSize` long (then it differs anyway).
     static func readIfRegular(_ path: String, expectedSize: Int?) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return contents(of: descriptor, expectedSize: expectedSize)
     }
 
     /// What an open file holds, if it is a regular file (`expectedSize` long, when given).
+    /// Files are opened non-blocking: a FIFO put where a file goes would otherwise hold the
+    /// run at its open for ever (it is then no regular file, so it differs).
     static func contents(of descriptor: Int32, expectedSize: Int?) -> [UInt8]? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
