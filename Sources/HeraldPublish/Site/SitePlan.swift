@@ -93,14 +93,20 @@ struct SitePlan: Sendable {
         var changedCount = 0
         // An app's files come one after another: its manifest entries are gathered, and its
         // previous files looked up, once per app rather than once per file.
+        // While they are gathered, each is compared with the previous run's: an app whose
+        // files all match, as many as before, is the same app (no second comparison below).
         var folder = ""
         var gathered: [String: String] = [:]
         var previousFiles: [String: String]?
-        func keep(_ gathered: inout [String: String], of folder: String, in manifest: inout SiteManifest) {
+        var matching = true
+        var sameAsBefore: Set<String> = []
+        func keep(_ gathered: inout [String: String], of folder: String, matching: Bool, in manifest: inout SiteManifest) {
             guard !gathered.isEmpty else { return }
             if manifest.apps[folder] == nil {
+                if matching, gathered.count == previous.apps[folder]?.files.count { sameAsBefore.insert(folder) }
                 manifest.apps[folder] = SiteManifest.AppFiles(files: gathered)
             } else {
+                sameAsBefore.remove(folder)  // more files for an app seen before: compared in full below
                 manifest.apps[folder]?.files.merge(gathered) { $1 }
             }
             gathered = [:]
@@ -110,16 +116,19 @@ struct SitePlan: Sendable {
             let path = files[index].path.description
             let fileFolder = SiteManifest.appFolderPrefix(of: path)
             if fileFolder != folder {
-                keep(&gathered, of: folder, in: &manifest)
+                keep(&gathered, of: folder, matching: matching, in: &manifest)
                 folder = String(fileFolder)
                 previousFiles = previous.apps[folder]?.files
+                matching = previousFiles != nil
             }
             gathered[path] = files[index].digest
+            let before = previousFiles?[path]
+            if before != files[index].digest { matching = false }
             if found[index].same {
                 unchanged += 1
             } else {
                 changedCount += 1
-                if previousFiles?[path] == nil {
+                if before == nil {
                     newPaths += path.utf8
                     newPaths.append(UInt8(ascii: "\n"))
                 }
@@ -143,13 +152,13 @@ struct SitePlan: Sendable {
                 }
             }
         }
-        keep(&gathered, of: folder, in: &manifest)
+        keep(&gathered, of: folder, matching: matching, in: &manifest)
         // Apps in scope whose files differ from the previous run's (each compared once here,
         // not again below: a --full run compares thousands of apps).
         var differing = 0
         for (folder, app) in previous.apps where inScope(folder) {
             let now = manifest.apps[folder]
-            if now?.files == app.files {
+            if sameAsBefore.contains(folder) || now?.files == app.files {
                 manifest.apps[folder]?.shardDigest = app.shardDigest  // same files: same shard
             } else {
                 differing += 1
