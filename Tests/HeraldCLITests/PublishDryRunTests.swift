@@ -61,6 +61,9 @@ import Testing
 
             let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
             let real = try herald.run(["publish", "--out", site.path])
+            // --full reads the manifest ahead, while the database is read: refused the same way.
+            let full = try herald.run(["publish", "--out", site.path, "--full"])
+            #expect(full.status == real.status && full.stderr == real.stderr, "\(full)")
             #expect(real.status == 73, "\(real)")
             #expect(real.stderr.contains("refusing \(site.path)/.herald-manifest: line"), "\(real)")
             #expect(dryRun.status == real.status, "\(dryRun)")
@@ -91,6 +94,9 @@ import Testing
             }
             let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
             let real = try herald.run(["publish", "--out", site.path])
+            // --full reads the manifest ahead, while the database is read: refused the same way.
+            let full = try herald.run(["publish", "--out", site.path, "--full"])
+            #expect(full.status == real.status && full.stderr == real.stderr, "\(full)")
             #expect(real.status == 73, "\(real)")
             #expect(dryRun.status == 73, "\(dryRun)")
             #expect(!dryRun.stdout.contains("SECRET") && !dryRun.stderr.contains("SECRET"), "\(dryRun)")

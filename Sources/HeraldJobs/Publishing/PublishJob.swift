@@ -177,6 +177,9 @@ public struct PublishJob {
     ) throws -> Result {
         let writer = SiteWriter(root: folder.root)
         let intact = full || dryRun ? nil : writer.intactState()
+        // A --full run reads the folder's manifest (megabytes for a large site) on another
+        // thread while the database is read, instead of after the compile.
+        let manifest = full && !dryRun ? BackgroundWork { Swift.Result { try writer.loadManifest() } } : nil
         timer.mark("check folder")
         // The run a whole-folder run follows: Herald's last run over the site, or the tenant's
         // last run over its own folder.
@@ -246,7 +249,7 @@ public struct PublishJob {
         // An incremental run starts from the manifest checked above against the run history.
         var outcome = try writeRecording(
             runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
-            sourceSnapshot: snapshot, timer: &timer)
+            loaded: try manifest?.wait(), sourceSnapshot: snapshot, timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
         let warnings = site.warnings
         BackgroundRelease.release((consume plan, consume site, consume files))
@@ -347,7 +350,8 @@ public struct PublishJob {
     /// tenant's own folder names its apps without the tenant.
     private func writeRecording(
         runID: Int64, files: [SiteFile], into folder: Folder, scope: PublishScope, previous: SiteManifest? = nil,
-        outcome name: PublishRunOutcome = .succeeded, sourceSnapshot: String? = nil, timer: inout PhaseTimer
+        loaded: Swift.Result<SiteManifest, any Error>? = nil, outcome name: PublishRunOutcome = .succeeded, sourceSnapshot: String? = nil,
+        timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.
@@ -366,7 +370,7 @@ public struct PublishJob {
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
                 }
             }
-            outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous)
+            outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous, loaded: loaded)
             timer.mark("write (\(outcome.written.count) written)")
             try storing?.wait()
         } catch let error as StoreError {

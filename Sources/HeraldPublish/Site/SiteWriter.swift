@@ -39,9 +39,12 @@ public struct SiteWriter: Sendable {
     /// (`[["acme"]]` for one tenant); files outside it are neither removed nor forgotten.
     /// `previous`: the manifest as `intactState()` read it, when the caller has checked it
     /// against the run history (its shard digests are then trusted, not recomputed).
+    /// `loaded`: the folder's manifest as `loadManifest()` gave it earlier in this run, under
+    /// the same publish lock (a `--full` run reads it while the database is read).
     @discardableResult
     public func sync(
-        _ files: [SiteFile], scope: [[String]]? = nil, previous known: SiteManifest? = nil
+        _ files: [SiteFile], scope: [[String]]? = nil, previous known: SiteManifest? = nil,
+        loaded: Result<SiteManifest, any Error>? = nil
     ) throws -> Outcome {
         try folder.createRoot()
         folder.sweepRootTemporaries()
@@ -49,7 +52,7 @@ public struct SiteWriter: Sendable {
         // nothing is touched, not even the manifest), then doing it. A manifest or marker
         // naming a path Herald could not have written refuses the run: files are removed on
         // their word.
-        let previous = try known ?? folder.loadManifest().forgettingShardDigests()
+        let previous = try known ?? (loaded?.get() ?? folder.loadManifest()).forgettingShardDigests()
         let unfinished = try folder.loadMarker()
         let found = try folder.find(files)
         let plan = SitePlan(files: files, found: found, previous: previous, unfinished: unfinished, scope: scope)
@@ -75,6 +78,12 @@ public struct SiteWriter: Sendable {
             folder.holdsEveryFile(of: manifest)
         else { return nil }
         return (manifest, digest)
+    }
+
+    /// The folder's manifest as `sync` reads it (refused, thrown, as `sync` would refuse it),
+    /// for reading it ahead of `sync(_:loaded:)`.
+    public func loadManifest() throws -> SiteManifest {
+        try folder.loadManifest()
     }
 
     /// The manifest as a run checks it before removing files on its word: refused (thrown,
