@@ -146,7 +146,7 @@ import Testing
             let changing = try database.connectAgain()
             let during = try database.asOperator(.repeatableRead, readOnly: true) { session in
                 _ = try session.connection.query("SELECT 1 FROM tenants LIMIT 1")  // the snapshot is taken here
-                try changing.inTenant(seeded.acme.slug) { try $0.campaigns.setStatus(try Slug("tour"), .paused, in: seeded.acmeApp) }
+                _ = try changing.inTenant(seeded.acme.slug) { try $0.campaigns.setStatus(try Slug("tour"), .paused, in: seeded.acmeApp) }
                 return try SnapshotReader(session).read(alongside: database.connector)
             }
             #expect(during == one)
