@@ -274,29 +274,30 @@ import Testing
         return false
     }
 
-    @Test func aFIFOWhereAFileGoesIsReplacedNotWaitedFor() throws {
+    /// A site with one published file, then a FIFO in place of `replaced` (the file's path when nil).
+    func withFIFO(replacing replaced: String? = nil, _ body: (_ site: URL, _ file: SiteFile, _ fifo: URL) throws -> Void) throws {
         try withTemporaryDirectory { root in
             let site = root.appendingPathComponent("site")
             let file = SiteFile(
                 path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en")), bytes: Array("{}\n".utf8))
             try SiteWriter(root: site).sync([file])
-            let target = site.appendingPathComponent(file.path.description)
-            try FileManager.default.removeItem(at: target)
-            #expect(mkfifo(target.path, 0o644) == 0)
+            let fifo = site.appendingPathComponent(replaced ?? file.path.description)
+            try FileManager.default.removeItem(at: fifo)
+            #expect(mkfifo(fifo.path, 0o644) == 0)
+            try body(site, file, fifo)
+        }
+    }
+
+    @Test func aFIFOWhereAFileGoesIsReplacedNotWaitedFor() throws {
+        try withFIFO { site, file, target in
             #expect(finishes(unblocking: target) { try SiteWriter(root: site).sync([file]) })
-            #expect(try Data(contentsOf: target) == Data("{}\n".utf8))  // a regular file again
+            let now = try Data(contentsOf: target)
+            #expect(now == Data("{}\n".utf8))  // a regular file again
         }
     }
 
     @Test func aFIFOWhereTheManifestGoesIsNotWaitedFor() throws {
-        try withTemporaryDirectory { root in
-            let site = root.appendingPathComponent("site")
-            let file = SiteFile(
-                path: .controlFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en")), bytes: Array("{}\n".utf8))
-            try SiteWriter(root: site).sync([file])
-            let manifest = site.appendingPathComponent(SiteManifest.fileName)
-            try FileManager.default.removeItem(at: manifest)
-            #expect(mkfifo(manifest.path, 0o644) == 0)
+        try withFIFO(replacing: SiteManifest.fileName) { site, file, manifest in
             #expect(finishes(unblocking: manifest) {
                 _ = SiteWriter(root: site).intactState()
                 _ = try? SiteWriter(root: site).sync([file])

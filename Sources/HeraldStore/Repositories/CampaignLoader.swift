@@ -40,10 +40,7 @@ struct CampaignLoader {
                 guard let database = try? alongside.connector.connect() else { return false }
                 return try database.asOperator(.repeatableRead, readOnly: true, importing: alongside.snapshot) { session in
                     let parameters: [any PostgresEncodable] = [appsText, key?.rawValue, activeOnly]
-                    for part in moved {
-                        let rows = try session.connection.query(part.query.sql, parameters)
-                        DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
-                    }
+                    for part in moved { try Self.fetch(part, on: session.connection, parameters, into: decoded, group: decoding) }
                     return true
                 }
             }
@@ -55,13 +52,11 @@ struct CampaignLoader {
             decoded.set(4) { .campaigns(try Self.decodeCampaigns(rows)) }
         }
         for part in parts where !elsewhere.contains(part.index) {
-            let rows = try connection.query(part.query.sql, parameters)
-            DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
+            try Self.fetch(part, on: connection, parameters, into: decoded, group: decoding)
         }
         if let second, try second.wait() == false {
             for part in parts where elsewhere.contains(part.index) {
-                let rows = try connection.query(part.query.sql, parameters)
-                DispatchQueue.global().async(group: decoding) { decoded.set(part.index) { try Self.decode(part.index, rows) } }
+                try Self.fetch(part, on: connection, parameters, into: decoded, group: decoding)
             }
         }
         decoding.wait()
@@ -82,6 +77,15 @@ struct CampaignLoader {
             campaigns[index].spec.content = contents.reversed().lazy.compactMap { $0[id] }.first ?? [:]
         }
         return campaigns
+    }
+
+    /// Runs `part`'s statement on `connection`, then decodes its rows on another core.
+    private static func fetch(
+        _ part: (index: Int, query: Query), on connection: Connection, _ parameters: [any PostgresEncodable],
+        into decoded: DecodedParts, group: DispatchGroup
+    ) throws {
+        let rows = try connection.query(part.query.sql, parameters)
+        DispatchQueue.global().async(group: group) { decoded.set(part.index) { try decode(part.index, rows) } }
     }
 
     /// Part `index` of a load (conditions, banners, alerts, stories) from its rows.
