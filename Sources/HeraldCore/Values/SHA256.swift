@@ -10,7 +10,7 @@ public enum SHA256 {
         // names every file it makes by one of these.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA256_DIGEST_LENGTH)) { digest in
             bytes.withUnsafeBufferPointer { input in
-                _ = CLibCrypto.SHA256(input.baseAddress, input.count, digest.baseAddress)
+                herald_sha256(input.baseAddress, input.count, digest.baseAddress)
             }
             return String(unsafeUninitializedCapacity: digest.count * 2) { out in
                 for (index, byte) in digest.enumerated() {
