@@ -12,12 +12,12 @@ import Testing
 
     /// Found in place (its folder exists), the same bytes or not.
     func inPlace(_ file: SiteFile, same: Bool) -> SitePlan.Found {
-        SitePlan.Found(location: .init(target: "/site/" + file.path.description, newFolder: nil, missingTenant: nil), same: same)
+        SitePlan.Found(location: .init(newFolder: nil, missingTenant: nil), same: same)
     }
 
     func inNewFolder(_ file: SiteFile, _ folder: String, missingTenant: String? = nil) -> SitePlan.Found {
         SitePlan.Found(
-            location: .init(target: "/site/" + file.path.description, newFolder: folder, missingTenant: missingTenant), same: false)
+            location: .init(newFolder: folder, missingTenant: missingTenant), same: false)
     }
 
     @Test func nothingDifferentMeansNothingTouched() throws {

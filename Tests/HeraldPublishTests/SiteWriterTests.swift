@@ -190,6 +190,60 @@ import Testing
     }
 }
 
+/// How the writer compares what a run would write with what the folder holds.
+@Suite struct SiteComparisonTests {
+    /// Files are read for comparison into one buffer per worker, reused from file to file:
+    /// each is still compared by its own bytes, whatever the sizes before it (a large file
+    /// grows the buffer; a smaller one after it must not pass on what the larger left there).
+    @Test func everyFileIsComparedByItsOwnBytes() throws {
+        try withTemporaryDirectory { root in
+            let writer = SiteWriter(root: root)
+            let sizes = [10, 300_000, 10, 150_000, 300_000, 64 * 1024, 10]
+            let files = try sizes.enumerated().map { index, size in
+                SiteFile(
+                    path: .storyFile(tenant: try Slug("acme"), app: try Slug("weather"), locale: try LocaleTag("en"), campaign: try Slug("s\(index)")),
+                    bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+            }
+            #expect(try writer.sync(files).written.count == files.count)
+            #expect(try writer.sync(files).unchanged == files.count)
+            func onDisk(_ index: Int) -> URL { root.appendingPathComponent(files[index].path.description) }
+            // The large file's last byte, a small file after the largest, and a file holding the
+            // bytes the file before it holds (same size) all differ; nothing else does.
+            var large = files[4].bytes
+            large[large.count - 1] ^= 1
+            try Data(large).write(to: onDisk(4))
+            var small = files[6].bytes
+            small[0] ^= 1
+            try Data(small).write(to: onDisk(6))
+            try Data(files[0].bytes).write(to: onDisk(2))
+            #expect(files[0].bytes.count == files[2].bytes.count && files[0].bytes != files[2].bytes)
+            let outcome = try writer.sync(files)
+            #expect(outcome.written == [2, 4, 6].map { files[$0].path.description })
+            #expect(outcome.unchanged == files.count - 3)
+            for index in files.indices { #expect(try Data(contentsOf: onDisk(index)) == Data(files[index].bytes)) }
+        }
+    }
+
+    /// Work spread over the cores comes back in order, and the first error in that order is
+    /// the one thrown, however the runs were handed out.
+    @Test func parallelWorkKeepsItsOrderAndItsFirstError() throws {
+        struct Failure: Error, Equatable { let item: Int }
+        let items = Array(0..<20_000)
+        #expect(try SiteFolder.inParallel(items, state: { 0 }) { item, seen in
+            seen += 1
+            return item * 2
+        } == items.map { $0 * 2 })
+        #expect(throws: Failure(item: 5_000)) {
+            try SiteFolder.inParallel(items, state: {}) { item, _ in
+                if item == 5_000 || item == 15_000 { throw Failure(item: item) }
+                return item
+            }
+        }
+        #expect(try SiteFolder.inParallel([1, 2, 3], state: {}) { item, _ in item } == [1, 2, 3])
+        #expect(try SiteFolder.inParallel([Int](), state: {}) { item, _ in item }.isEmpty)
+    }
+}
+
 @Suite struct SiteManifestTests {
     @Test func roundTripsAndRefusesOtherFiles() {
         let manifest = SiteManifest(files: ["acme/weather/en/control.json": String(repeating: "a", count: 64), "acme/x/en/y.json": ""], complete: false)
@@ -206,5 +260,26 @@ import Testing
         #expect(SiteManifest.parse(Array("herald-manifest 2 complete\n@ - acme/x\n- acme/y/en/z.json\n".utf8)) == nil)
         #expect(SiteManifest.parse(Array("{\"files\": {}}".utf8)) == nil)
         #expect(SiteManifest.parse(Array("herald-manifest 1 complete\n".utf8)) == SiteManifest())
+    }
+
+    /// The files a manifest does not list with the same digest at the same path, in order.
+    @Test func filesNotListedAreThoseWithAnotherDigestOrNone() throws {
+        func file(_ app: String, _ locale: String, _ text: String) throws -> SiteFile {
+            SiteFile(path: .controlFile(tenant: try Slug("acme"), app: try Slug(app), locale: try LocaleTag(locale)), bytes: Array(text.utf8))
+        }
+        let listed = try file("radio", "de", "{}\n")
+        let changed = try file("radio", "en", "{\"a\": {}}\n")
+        let unlisted = try file("radio", "fr", "{}\n")
+        let otherApp = try file("weather", "en", "{}\n")
+        let listedAgain = try file("zebra", "en", "{}\n")
+        let manifest = SiteManifest(files: [
+            listed.path.description: listed.digest, changed.path.description: SHA256.hex(Array("{}\n".utf8)),
+            // The same bytes under another path prove nothing about this one's.
+            "acme/weather/de/control.json": otherApp.digest, listedAgain.path.description: listedAgain.digest,
+        ])
+        let files = [listed, changed, unlisted, otherApp, listedAgain]
+        #expect(manifest.filesNotListed(files).map(\.path) == [changed, unlisted, otherApp].map(\.path))
+        #expect(SiteManifest().filesNotListed(files).map(\.path) == files.map(\.path))
+        #expect(manifest.filesNotListed([]).isEmpty)
     }
 }

@@ -112,9 +112,10 @@ struct SiteFolder: Sendable {
     func find(_ files: [SiteFile]) throws -> [SitePlan.Found] {
         let root = try openRoot()
         defer { close(root) }
-        return try Self.inParallel(files, state: { SiteDirectories(root: root, rootPath: rootPath, remembersMissing: true) }) {
-            file, directories in
-            try locate(file, in: directories)
+        return try Self.inParallel(
+            files, state: { (SiteDirectories(root: root, rootPath: rootPath, remembersMissing: true), ReadBuffer()) }
+        ) { file, state in
+            try locate(file, in: state.0, buffer: state.1)
         }
     }
 
@@ -129,16 +130,16 @@ struct SiteFolder: Sendable {
         return present?.allSatisfy { $0 } == true
     }
 
-    /// The file's location, and whether its bytes are there; refuses any folder on its way
-    /// that is a symlink or not a folder, and a symlink in the file's own place.
-    func locate(_ file: SiteFile, in directories: SiteDirectories) throws -> SitePlan.Found {
+    /// The file's location, and whether its bytes are there (read into `buffer`, reused from
+    /// file to file); refuses any folder on its way that is a symlink or not a folder, and a
+    /// symlink in the file's own place.
+    func locate(_ file: SiteFile, in directories: SiteDirectories, buffer: ReadBuffer) throws -> SitePlan.Found {
         let path = file.path
         for segment in path.segments {
             guard !segment.isEmpty, segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else {
                 throw SiteWriter.WriteError(description: "refusing path segment \"\(segment)\" in \(path)")
             }
         }
-        let target = rootPath + "/" + path.description
         let folders = path.segments.dropLast()
         switch try directories.folder(Self.folder(of: path.description[...])) {
         case .missing(let depth):
@@ -150,22 +151,21 @@ struct SiteFolder: Sendable {
             let relative = Self.prefix(path.description[...], segments: segments)
             if let memo = directories.newFolderMemo, memo.depth == depth, memo.relative == relative {
                 return SitePlan.Found(
-                    location: SitePlan.Location(target: target, newFolder: memo.folder, missingTenant: memo.tenant), same: false)
+                    location: SitePlan.Location(newFolder: memo.folder, missingTenant: memo.tenant), same: false)
             }
             let folder = depth > 0 || folders.count > 1 ? rootPath + "/" + relative : nil
             let tenant = depth == 0 ? rootPath + "/" + (path.segments.first ?? "") : nil
             directories.newFolderMemo = (relative, depth, folder, tenant)
-            return SitePlan.Found(location: SitePlan.Location(target: target, newFolder: folder, missingTenant: tenant), same: false)
+            return SitePlan.Found(location: SitePlan.Location(newFolder: folder, missingTenant: tenant), same: false)
         case .found(let folder):
-            let location = SitePlan.Location(target: target, newFolder: nil, missingTenant: nil)
+            let location = SitePlan.Location(newFolder: nil, missingTenant: nil)
             let descriptor = openat(folder, path.segments.last ?? "", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
-                if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(target)") }
+                if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(rootPath)/\(path)") }
                 return SitePlan.Found(location: location, same: false)
             }
             defer { close(descriptor) }
-            let onDisk = Self.contents(of: descriptor, expectedSize: file.bytes.count)
-            return SitePlan.Found(location: location, same: onDisk.map { Self.equal($0, file.bytes) } == true)
+            return SitePlan.Found(location: location, same: buffer.holds(descriptor, exactly: file.bytes))
         }
     }
 
@@ -193,17 +193,6 @@ struct SiteFolder: Sendable {
         return found
     }
 
-    /// Same bytes, compared with memcmp (`==` on arrays went element by element).
-    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { a in
-            b.withUnsafeBytes { b in
-                guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
-                return memcmp(left, right, a.count) == 0
-            }
-        }
-    }
-
     /// The file's bytes if it is a regular file (never through a symlink); nil when it is
     /// missing, something else, or not `expectedSize` long (then it differs anyway).
     static func readIfRegular(_ path: String, expectedSize: Int?) -> [UInt8]? {
@@ -214,23 +203,15 @@ struct SiteFolder: Sendable {
     }
 
     /// What an open file holds, if it is a regular file (`expectedSize` long, when given).
-    /// Files are opened non-blocking: a FIFO put where a file goes would otherwise hold the
-    /// run at its open for ever (it is then no regular file, so it differs).
     static func contents(of descriptor: Int32, expectedSize: Int?) -> [UInt8]? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let size = Int(info.st_size)
+        guard let size = ReadBuffer.regularFileSize(descriptor) else { return nil }
         if let expectedSize, expectedSize != size { return nil }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { read(descriptor, $0 + offset, size - offset) } ?? -1
-            }
-            guard got > 0 else { return nil }
-            offset += got
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            complete = size == 0 || buffer.baseAddress.map { ReadBuffer.readFully(descriptor, into: $0, count: size) } == true
+            initialized = complete ? size : 0
         }
-        return bytes
+        return complete ? bytes : nil
     }
 
     // MARK: Carrying out a plan
@@ -387,7 +368,9 @@ struct SiteFolder: Sendable {
     private static func replace(_ item: SitePlan.Write, in directories: SiteDirectories) throws {
         let (parent, name) = split(item.file.path.description[...])
         let folder = try directories.existing(parent)
-        try atomicWrite(item.file.bytes, in: folder, name: name, shown: item.location.target, crashPoint: .siteTempFile)
+        try atomicWrite(
+            item.file.bytes, in: folder, name: name, shown: directories.rootPath + "/" + item.file.path.description,
+            crashPoint: .siteTempFile)
     }
 
     /// `a/b/c` as its folder `a/b` and its name `c` (looked for byte by byte: by characters,
@@ -582,27 +565,38 @@ struct SiteFolder: Sendable {
     // MARK: Parallel work
 
     /// `body` over `items` on every core, in contiguous runs (neighbouring files share
-    /// folders), results in the order of `items`; the first error, in that order, is thrown.
-    /// Creating and renaming files is mostly kernel work, which spreads well across cores.
-    /// `body`'s second argument is private to its thread (`state` makes one per thread: the
-    /// folders it has opened).
+    /// folders), results in the order of `items`; the first error, in that order, is thrown,
+    /// and no run is started after one. Creating and renaming files is mostly kernel work,
+    /// which spreads well across cores. Runs are handed out as workers get free, not split up
+    /// front: a worker slowed by another thread (the run history's storing, the server) would
+    /// otherwise leave the others idle at the end. `body`'s second argument is private to its
+    /// thread (`state` makes one per thread: the folders it has opened).
     static func inParallel<Item: Sendable, State, Result: Sendable>(
         _ items: [Item], state: @Sendable () -> State, _ body: @Sendable (Item, inout State) throws -> Result
     ) throws -> [Result] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, items.count / 64))
-        let slots = ConcurrentSlots<Swift.Result<[Result], any Error>>(count: workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let range = (items.count * worker / workers)..<(items.count * (worker + 1) / workers)
+        let runs = workers == 1 ? 1 : min(workers * 8, max(workers, items.count / 64))
+        let slots = ConcurrentSlots<Swift.Result<[Result], any Error>>(count: runs)
+        let next = Atomic(0)
+        let failed = Atomic(false)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var local = state()
-            var results: [Result] = []
-            results.reserveCapacity(range.count)
-            do {
-                for index in range { results.append(try body(items[index], &local)) }
-                slots[worker] = .success(results)
-            } catch {
-                slots[worker] = .failure(error)
+            while !failed.load(ordering: .relaxed) {
+                let run = next.add(1, ordering: .relaxed).oldValue
+                guard run < runs else { break }
+                let range = (items.count * run / runs)..<(items.count * (run + 1) / runs)
+                var results: [Result] = []
+                results.reserveCapacity(range.count)
+                do {
+                    for index in range { results.append(try body(items[index], &local)) }
+                    slots[run] = .success(results)
+                } catch {
+                    slots[run] = .failure(error)
+                    failed.store(true, ordering: .relaxed)
+                }
             }
         }
+        // Runs are started in order, so every run before the first failed one has finished.
         var all: [Result] = []
         all.reserveCapacity(items.count)
         for slot in slots.values { all += try slot.get() }

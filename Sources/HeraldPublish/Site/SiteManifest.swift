@@ -63,6 +63,22 @@ public struct SiteManifest: Equatable, Sendable {
         }
     }
 
+    /// The files among `files` this manifest does not list with the same digest at the same
+    /// path. One look-up of an app's files per app: files come app by app, as compiled.
+    public func filesNotListed(_ files: [SiteFile]) -> [SiteFile] {
+        var folder: Substring?
+        var listed: [String: String]?
+        return files.filter { file in
+            let path = file.path.description
+            let fileFolder = Self.appFolderPrefix(of: path)
+            if fileFolder != folder {
+                folder = fileFolder
+                listed = apps[String(fileFolder)]?.files
+            }
+            return listed?[path] != file.digest
+        }
+    }
+
     /// The same files with no shard digest trusted (they are recomputed when archived).
     public func forgettingShardDigests() -> SiteManifest {
         SiteManifest(apps: apps.mapValues { AppFiles(files: $0.files) }, complete: complete, archiveDigest: archiveDigest)

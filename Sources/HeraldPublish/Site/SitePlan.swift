@@ -7,8 +7,6 @@ import HeraldCore
 struct SitePlan: Sendable {
     /// Where a file goes, as `SiteFolder.locate` found it.
     struct Location: Sendable {
-        /// The file's full path.
-        let target: String
         /// The first of its folders that does not exist yet (below the tenant's: an app, a
         /// locale, a stories folder), if any: it is filled under a hidden name, then renamed.
         let newFolder: String?
