@@ -95,6 +95,60 @@ import Testing
         }
     }
 
+    /// A --full run does not store again what the history keeps, on the word of the folder's
+    /// manifest only when a kept run left exactly that manifest (its digest computed from the
+    /// file, not read from its header). A manifest edited to list contents the history does
+    /// not have, its header still naming a kept run, proves nothing: every run still restores.
+    @Test func aFullRunTrustsOnlyAManifestTheHistoryKeeps() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            let job = PublishJob(database: database, out: out)
+            let path = "acme/weather/de/notifications.plist"
+            func publish(dryRun: Bool = false) throws -> PublishJob.Result {
+                try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: dryRun, full: true)
+            }
+            var runs: [(id: Int64, files: [String: Data])] = []
+            runs.append((try #require(try publish().runID), try JobFixtures.files(out)))
+
+            // The history keeps Herald's manifest for Herald's runs only.
+            let digest = try #require(SiteWriter(root: out).readManifest().archiveDigest)
+            let acme = try database.asOperator(readOnly: true) { try $0.tenants.find(try Slug("acme")).id }
+            let kept = try database.asOperator(readOnly: true) { session in
+                [
+                    try session.publishRuns.keepsManifest(digest), try session.publishRuns.keepsManifest(digest, tenantFolder: acme),
+                    try session.publishRuns.keepsManifest(String(repeating: "0", count: 64)),
+                ]
+            }
+            #expect(kept == [true, false, false])
+
+            // Over a kept manifest: the one changed file is written (and stored).
+            try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle("Hallo"), to: database)
+            let second = try publish()
+            #expect(second.outcome.written == [path])
+            runs.append((try #require(second.runID), try JobFixtures.files(out)))
+
+            // The manifest edited to list the file's next content; its header is untouched.
+            try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle("Servus"), to: database)
+            let next = try #require(try publish(dryRun: true).changes.first { $0.path == path }?.after)
+            let manifestURL = out.appendingPathComponent(SiteManifest.fileName)
+            let listed = try #require(SiteWriter(root: out).readManifest().files[path])
+            let text = try String(contentsOf: manifestURL, encoding: .utf8)
+            let edited = text.replacingOccurrences(of: "\(listed) \(path)", with: "\(SHA256.hex(next)) \(path)")
+            #expect(edited != text)
+            try edited.write(to: manifestURL, atomically: false, encoding: .utf8)
+            let third = try publish()
+            #expect(third.outcome.written == [path])
+            runs.append((try #require(third.runID), try JobFixtures.files(out)))
+
+            // Every run restores, byte for byte, into an empty folder: its contents were kept.
+            for run in runs {
+                try FileManager.default.removeItem(at: out)
+                _ = try job.rollback(to: run.id)
+                #expect(try JobFixtures.files(out) == run.files)
+            }
+        }
+    }
+
     @Test func rollbackPutsTheSiteBackAsANewRun() throws {
         try JobFixtures.withExample { database, root in
             let out = root.appendingPathComponent("site")

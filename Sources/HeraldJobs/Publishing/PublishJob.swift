@@ -178,8 +178,11 @@ public struct PublishJob {
         let writer = SiteWriter(root: folder.root)
         let intact = full || dryRun ? nil : writer.intactState()
         // A --full run reads the folder's manifest (megabytes for a large site) on another
-        // thread while the database is read, instead of after the compile.
-        let manifest = full && !dryRun ? BackgroundWork { Swift.Result { try writer.loadManifest() } } : nil
+        // thread while the database is read, instead of after the compile, and packs it as
+        // the run history keeps manifests: its digest, computed here rather than taken from
+        // the file, says whether the history keeps everything it lists.
+        let manifest = full && !dryRun
+            ? BackgroundWork { Swift.Result { ManifestArchive.pack(try writer.loadManifest().forgettingShardDigests()) } } : nil
         timer.mark("check folder")
         // The run a whole-folder run follows: Herald's last run over the site, or the tenant's
         // last run over its own folder.
@@ -239,17 +242,23 @@ public struct PublishJob {
             outcome.manifest = manifest
             return Result(runID: previous.id, outcome: outcome, warnings: [], apps: 0, repeated: true)
         }
-        let runID = try database.asOperator {
-            try $0.publishRuns.start(
+        let loaded = try manifest?.wait()
+        let (runID, kept) = try database.asOperator { session in
+            let runID = try session.publishRuns.start(
                 actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue,
                 tenantFolder: folder.tenantID)
+            // The folder's manifest, if a run the history keeps left exactly it.
+            let packed = try? loaded?.get()
+            let kept = try packed.map { try session.publishRuns.keepsManifest($0.indexDigest, tenantFolder: folder.tenantID) } == true
+            return (runID, kept ? packed?.manifest : nil)
         }
         // A whole-folder run remembers its snapshot, so the next one can publish only what changed.
         let snapshot = recordedScope == wholeFolder ? plan.snapshot : nil
-        // An incremental run starts from the manifest checked above against the run history.
+        // An incremental run starts from the manifest checked above against the run history; a
+        // --full run from the folder's, with its shards' digests when the history keeps them.
         var outcome = try writeRecording(
-            runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? nil : intact?.manifest,
-            loaded: try manifest?.wait(), sourceSnapshot: snapshot, timer: &timer)
+            runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? kept : intact?.manifest,
+            loaded: kept == nil ? loaded?.map(\.manifest) : nil, kept: kept, sourceSnapshot: snapshot, timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
         let warnings = site.warnings
         BackgroundRelease.release((consume plan, consume site, consume files))
@@ -347,11 +356,12 @@ public struct PublishJob {
     }
 
     /// Writes `files` into `folder` and records the run. `scope` is as the folder sees it: a
-    /// tenant's own folder names its apps without the tenant.
+    /// tenant's own folder names its apps without the tenant. `kept`: a manifest a run the
+    /// history keeps left; the contents it lists are kept already, so not stored again.
     private func writeRecording(
         runID: Int64, files: [SiteFile], into folder: Folder, scope: PublishScope, previous: SiteManifest? = nil,
-        loaded: Swift.Result<SiteManifest, any Error>? = nil, outcome name: PublishRunOutcome = .succeeded, sourceSnapshot: String? = nil,
-        timer: inout PhaseTimer
+        loaded: Swift.Result<SiteManifest, any Error>? = nil, kept: SiteManifest? = nil, outcome name: PublishRunOutcome = .succeeded,
+        sourceSnapshot: String? = nil, timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.
@@ -362,11 +372,13 @@ public struct PublishJob {
                 let connector = database.connector
                 let tenantFolder = folder.tenantID
                 storing = BackgroundWork { [files] in
-                    // Its connection opened and one content per digest gathered on this thread:
-                    // the writer need not wait for either.
+                    // What to store, its connection and one content per digest, all on this
+                    // thread: the writer need not wait for any of them.
+                    let stored = kept?.filesNotListed(files) ?? files
+                    guard !stored.isEmpty else { return }
                     let blobStore = try connector.connect()
                     var contents: [String: [UInt8]] = [:]
-                    for file in files { contents[file.digest] = file.bytes }
+                    for file in stored { contents[file.digest] = file.bytes }
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
                 }
             }

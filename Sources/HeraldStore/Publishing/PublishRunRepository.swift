@@ -64,6 +64,20 @@ public struct PublishRunRepository {
         ).first
     }
 
+    /// Whether a run the history keeps left the manifest `digest` (`ManifestArchive`): Herald's
+    /// own runs, or with `tenantFolder`, that tenant's. If one did, the history keeps every
+    /// content that manifest lists: a run records its manifest only after its contents, and
+    /// pruning keeps everything a kept run's rollback reads.
+    public func keepsManifest(_ digest: String, tenantFolder: Int64? = nil) throws -> Bool {
+        try connection.query(
+            """
+            SELECT EXISTS (
+                SELECT FROM publish_runs WHERE manifest_digest = $1 AND tenant_id IS NOT DISTINCT FROM $2
+            ) AS kept
+            """, [digest, tenantFolder]
+        )[0].decode("kept")
+    }
+
     /// Stores the contents not stored yet (content-addressed: identical bytes are kept once);
     /// with `tenantFolder`, among that tenant's own (a tenant operator's runs).
     public func storeBlobs(_ blobs: [String: [UInt8]], tenantFolder: Int64? = nil) throws {
