@@ -86,4 +86,26 @@ import Testing
         let after = SitePlan(files: [en], found: [inPlace(en, same: true)], previous: incomplete, unfinished: nil, scope: nil)
         #expect(!after.isEmpty && after.sweep && after.remove.isEmpty)
     }
+
+    /// An app whose files all match the previous run's, as many as it had, is the same app and
+    /// keeps its entries (and shard) as they are; but only files in path order prove they are
+    /// as many as before: a path given twice is one file, and the one it stands in for goes.
+    @Test func anAppIsTheSameOnlyWithTheSameFiles() throws {
+        let de = try control("weather", "de")
+        let en = try control("weather", "en")
+        let fr = try control("weather", "fr")
+        var previous = ManifestArchive.pack(SiteManifest(files: [de, en, fr].reduce(into: [:]) { $0[$1.path.description] = $1.digest })).manifest
+        previous.archiveDigest = "kept"
+        let shard = try #require(previous.apps["acme/weather"]?.shardDigest)
+        let same = SitePlan(files: [de, en, fr], found: [de, en, fr].map { inPlace($0, same: true) }, previous: previous, unfinished: nil, scope: nil)
+        #expect(same.isEmpty && same.unchanged == 3)
+        #expect(same.manifest.apps["acme/weather"] == previous.apps["acme/weather"])
+        // Three files, each as before, but one of them twice: fr is no longer published.
+        let repeated = [de, en, de]
+        let plan = SitePlan(files: repeated, found: repeated.map { inPlace($0, same: true) }, previous: previous, unfinished: nil, scope: nil)
+        #expect(!plan.isEmpty)
+        #expect(plan.remove == [fr.path.description])
+        #expect(plan.manifest.files.keys.sorted() == [de, en].map(\.path.description))
+        #expect(plan.manifest.apps["acme/weather"]?.shardDigest != shard)
+    }
 }

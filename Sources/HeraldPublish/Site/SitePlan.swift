@@ -89,39 +89,55 @@ struct SitePlan: Sendable {
         var lastTenant: String?
         var newPaths: [UInt8] = []
         var changedCount = 0
-        // An app's files come one after another: its manifest entries are gathered, and its
-        // previous files looked up, once per app rather than once per file.
-        // While they are gathered, each is compared with the previous run's: an app whose
-        // files all match, as many as before, is the same app (no second comparison below).
+        // An app's files come one after another: its previous files are looked up once per
+        // app, and each file compared with the previous run's as it comes. An app whose files
+        // all match, as many as before, is the same app: its previous entries are kept as they
+        // are (no second comparison below, and no entries gathered: a --full run compares
+        // thousands of apps that did not change). An app's entries are gathered only once one
+        // of its files differs, or they do not come in path order (which proves them distinct).
         var folder = ""
-        var gathered: [String: String] = [:]
-        var previousFiles: [String: String]?
-        var matching = true
+        var appStart = 0
+        var previousApp: SiteManifest.AppFiles?
+        var gathered: [String: String]?
         var sameAsBefore: Set<String> = []
-        func keep(_ gathered: inout [String: String], of folder: String, matching: Bool, in manifest: inout SiteManifest) {
-            guard !gathered.isEmpty else { return }
+        func entries(_ range: Range<Int>) -> [String: String] {
+            var entries: [String: String] = [:]
+            entries.reserveCapacity(range.count)
+            for index in range { entries[files[index].path.description] = files[index].digest }
+            return entries
+        }
+        func keep(upTo end: Int) {
+            guard end > appStart else { return }
             if manifest.apps[folder] == nil {
-                if matching, gathered.count == previous.apps[folder]?.files.count { sameAsBefore.insert(folder) }
-                manifest.apps[folder] = SiteManifest.AppFiles(files: gathered)
+                if gathered == nil, let previousApp, previousApp.files.count == end - appStart {
+                    sameAsBefore.insert(folder)
+                    manifest.apps[folder] = previousApp
+                } else {
+                    manifest.apps[folder] = SiteManifest.AppFiles(files: gathered ?? entries(appStart..<end))
+                }
             } else {
                 sameAsBefore.remove(folder)  // more files for an app seen before: compared in full below
-                manifest.apps[folder]?.files.merge(gathered) { $1 }
+                manifest.apps[folder]?.files.merge(gathered ?? entries(appStart..<end)) { $1 }
             }
-            gathered = [:]
         }
         // By index: a pair taken out of the arrays is a copy of every field (retains, then releases).
-        for index in files.indices where index < found.count {
+        let count = min(files.count, found.count)
+        for index in 0..<count {
             let path = files[index].path.description
             let fileFolder = SiteManifest.appFolderPrefix(of: path)
             if fileFolder != folder {
-                keep(&gathered, of: folder, matching: matching, in: &manifest)
+                keep(upTo: index)
                 folder = String(fileFolder)
-                previousFiles = previous.apps[folder]?.files
-                matching = previousFiles != nil
+                appStart = index
+                previousApp = previous.apps[folder]
+                gathered = previousApp == nil ? [:] : nil
             }
-            gathered[path] = files[index].digest
-            let before = previousFiles?[path]
-            if before != files[index].digest { matching = false }
+            let before = previousApp?.files[path]
+            if gathered != nil {
+                gathered?[path] = files[index].digest
+            } else if before != files[index].digest || (index > appStart && files[index - 1].path.description >= path) {
+                gathered = entries(appStart..<(index + 1))
+            }
             if found[index].same {
                 unchanged += 1
             } else {
@@ -150,7 +166,7 @@ struct SitePlan: Sendable {
                 }
             }
         }
-        keep(&gathered, of: folder, matching: matching, in: &manifest)
+        keep(upTo: count)
         // Apps in scope whose files differ from the previous run's (each compared once here,
         // not again below: a --full run compares thousands of apps).
         var differing = 0
