@@ -8,6 +8,8 @@
 -- its values, so every filter below is planned as if written for that one case.
 
 -- name: load-campaigns
+-- In no order: the loader puts the campaigns in app and key order itself, checking first
+-- whether they came that way (sorting them took the server about a fifth of the statement).
 SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
        c.starts_at, c.ends_at, c.priority, c.locales::text[] AS locales,
        c.created_at, c.updated_at, k.message_key
@@ -20,8 +22,7 @@ LEFT JOIN (
                               AND (NOT $3::boolean OR c.status = 'active'))
     ORDER BY k.campaign_id, k.seq DESC
 ) k ON k.campaign_id = c.id
-WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2) AND (NOT $3::boolean OR c.status = 'active')
-ORDER BY c.app_id, c.key;
+WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2) AND (NOT $3::boolean OR c.status = 'active');
 
 -- name: load-conditions
 -- In no order: a campaign's conditions are a set, one per group and type (the primary key),
@@ -33,14 +34,15 @@ WHERE campaign_id IN (SELECT c.id FROM campaigns c
                         AND (NOT $3::boolean OR c.status = 'active'));
 
 -- name: load-banners
-SELECT b.campaign_id, b.locale, b.entry_view, v.view_id, v.file_url, v.inline_html,
+-- In no order: the loader reads a banner's views by position itself (sorting took the server
+-- over a quarter of the statement).
+SELECT b.campaign_id, b.locale, b.entry_view, v.position, v.view_id, v.file_url, v.inline_html,
        v.height::float8 AS height, v.origin::text AS origin
 FROM banner_contents b
 JOIN banner_views v USING (tenant_id, campaign_id, locale)
 WHERE b.campaign_id IN (SELECT c.id FROM campaigns c
                         WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                          AND (NOT $3::boolean OR c.status = 'active'))
-ORDER BY b.campaign_id, b.locale, v.position;
+                          AND (NOT $3::boolean OR c.status = 'active'));
 
 -- name: load-alerts
 SELECT campaign_id, locale, title, message, action_url, action_button
@@ -50,11 +52,11 @@ WHERE campaign_id IN (SELECT c.id FROM campaigns c
                         AND (NOT $3::boolean OR c.status = 'active'));
 
 -- name: load-stories
+-- In no order, as banners: the loader reads a story's pages by position itself.
 SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
-       p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
+       p.position, p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
 FROM story_contents s
 LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
 WHERE s.campaign_id IN (SELECT c.id FROM campaigns c
                         WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                          AND (NOT $3::boolean OR c.status = 'active'))
-ORDER BY s.campaign_id, s.locale, p.position;
+                          AND (NOT $3::boolean OR c.status = 'active'));

@@ -35,6 +35,40 @@ import Testing
         }
     }
 
+    /// The loader's statements return rows in no order, and an update writes a row's new
+    /// version after the others: campaigns still load by app and key, views and pages by position.
+    @Test func rowsMovedByUpdatesStillLoadInOrder() throws {
+        try withApp { database, app in
+            let specs = [
+                try StoreFixtures.banner("a"), try StoreFixtures.banner("b"), try StoreFixtures.story("c"), try StoreFixtures.banner("d"),
+            ]
+            for spec in specs { _ = try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) } }
+            let stored = try Connection(configuration: database.configuration)
+            func column(_ sql: SQL, _ name: String) throws -> [String] {
+                try stored.query(sql).map { try $0.decode(name, as: String.self) }
+            }
+            // New versions of campaign a, of every banner's first view and of the story's first page.
+            try stored.execute("UPDATE campaigns SET name = name WHERE key = 'a'")
+            try stored.execute("UPDATE banner_views SET view_id = view_id WHERE position = 0")
+            try stored.execute("UPDATE story_pages SET image = image WHERE position = 0")
+            // As stored, they now come back out of order, and a new session reads them as stored
+            // (tables this small would otherwise be read through their indexes, in order).
+            try #require(try column("SELECT key FROM campaigns", "key") != ["a", "b", "c", "d"])
+            try #require(try column("SELECT position::text AS p FROM banner_views WHERE locale = 'en'", "p") != ["0", "1", "0", "1", "0", "1"])
+            try #require(try column("SELECT position::text AS p FROM story_pages", "p") != ["0", "1"])
+            try stored.execute(
+                """
+                DO $$ BEGIN
+                    EXECUTE format('ALTER DATABASE %I SET enable_indexscan = off', current_database());
+                    EXECUTE format('ALTER DATABASE %I SET enable_bitmapscan = off', current_database());
+                END $$
+                """)
+            let reading = try HeraldDatabase(configuration: database.configuration, actor: "store-test")
+            let loaded = try reading.inTenant(try Slug("acme")) { try $0.campaigns.load(appIDs: [app.id]) }
+            #expect(loaded.map(\.spec) == specs)
+        }
+    }
+
     @Test func defaultMessageKeysAreTheStartDateWithSuffixesWhenTaken() throws {
         try withApp { database, app in
             let start = try #require(ISO8601DateFormatter().date(from: "2026-05-01T10:00:00Z"))

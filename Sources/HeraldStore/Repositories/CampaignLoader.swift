@@ -49,7 +49,7 @@ struct CampaignLoader {
         let rows = try connection.query(Query.loadCampaigns.sql, parameters)
         guard !rows.isEmpty else { return [] }
         DispatchQueue.global().async(group: decoding) {
-            decoded.set(4) { .campaigns(try Self.decodeCampaigns(rows)) }
+            decoded.set(4) { .campaigns(Self.inAppAndKeyOrder(try Self.decodeCampaigns(rows))) }
         }
         for part in parts where !elsewhere.contains(part.index) {
             try Self.fetch(part, on: connection, parameters, into: decoded, group: decoding)
@@ -96,6 +96,34 @@ struct CampaignLoader {
         case 2: .content(try decodeAlerts(rows))
         default: .content(try decodeStories(rows))
         }
+    }
+
+    /// `campaigns` by app, then key: the order `show` and `export` list them in and the
+    /// publisher reads them in. The statement returns them in no order; they usually come
+    /// in this order already (checked first: then nothing is moved).
+    private static func inAppAndKeyOrder(_ campaigns: [CampaignRecord]) -> [CampaignRecord] {
+        func precedes(_ first: Int, _ second: Int) -> Bool {
+            let (a, b) = (campaigns[first], campaigns[second])
+            return a.appID != b.appID ? a.appID < b.appID : a.spec.key.rawValue < b.spec.key.rawValue
+        }
+        if campaigns.indices.dropFirst().allSatisfy({ precedes($0 - 1, $0) }) { return campaigns }
+        return campaigns.indices.sorted(by: precedes).map { campaigns[$0] }
+    }
+
+    /// The order a content decoder reads `rows` in: by campaign, locale, then position (a
+    /// view's or page's place; a story without pages has one row, without a position). The
+    /// statements return rows in no order; they usually come in this order already (apply
+    /// writes a campaign's content in one go), which is checked first: nil then.
+    private static func readingOrder(_ rows: QueryResult, campaign: Column, locale: Column, position: Column) throws -> [Int]? {
+        var keys: [(campaign: Int64, locale: String, position: Int)] = []
+        keys.reserveCapacity(rows.count)
+        var inOrder = true
+        for row in rows {
+            let key = (try row.decode(campaign, as: Int64.self), try row.decode(locale, as: String.self), try row.decode(position, as: Int?.self) ?? -1)
+            if inOrder, let last = keys.last, !(last < key) { inOrder = false }
+            keys.append(key)
+        }
+        return inOrder ? nil : keys.indices.sorted { keys[$0] < keys[$1] }
     }
 
     /// The campaigns' own columns; their conditions and content are filled in from the other parts.
@@ -179,11 +207,13 @@ struct CampaignLoader {
         let campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale"), entryView = rows.column("entry_view")
         let fileURL = rows.column("file_url"), inlineHTML = rows.column("inline_html"), originColumn = rows.column("origin")
         let viewID = rows.column("view_id"), height = rows.column("height")
+        let order = try readingOrder(rows, campaign: campaignID, locale: localeColumn, position: rows.column("position"))
         var locales = LocaleTags()
         var banners = ContentGroups<BannerContent>(wrap: CampaignContent.banner) {
             if case .banner(let banner) = $0 { banner } else { nil }
         }
-        for row in rows {
+        for index in rows.indices {
+            let row = rows[order?[index] ?? index]
             let id: Int64 = try row.decode(campaignID)
             let locale = try locales.tag(try row.decode(localeColumn, as: String.self))
             let entry = try Slug(try row.decode(entryView, as: String.self))
@@ -196,7 +226,7 @@ struct CampaignLoader {
             let origin = try row.decode(originColumn, as: String?.self).flatMap(ViewOrigin.init(rawValue:))
             let view = BannerView(
                 id: try Slug(try row.decode(viewID, as: String.self)), source: source, height: try row.decode(height), origin: origin)
-            // Views in row order; the entry of the banner's last row.
+            // Views in position order; the entry of the banner's last row (every row has it).
             banners.update(id: id, locale: locale) { banner in
                 if banner == nil {
                     banner = BannerContent(entry: entry, views: [view])
@@ -234,11 +264,13 @@ struct CampaignLoader {
         let pushText = rows.column("push_text"), imageColumn = rows.column("image"), duration = rows.column("duration")
         let link = rows.column("link"), buttonTitle = rows.column("button_title"), title = rows.column("title")
         let subtitle = rows.column("subtitle")
+        let order = try readingOrder(rows, campaign: campaignID, locale: localeColumn, position: rows.column("position"))
         var locales = LocaleTags()
         var stories = ContentGroups<StoryContent>(wrap: CampaignContent.story) {
             if case .story(let story) = $0 { story } else { nil }
         }
-        for row in rows {
+        for index in rows.indices {
+            let row = rows[order?[index] ?? index]
             let id: Int64 = try row.decode(campaignID)
             let locale = try locales.tag(try row.decode(localeColumn, as: String.self))
             try stories.update(id: id, locale: locale) { story in
@@ -262,9 +294,9 @@ struct CampaignLoader {
     }
 }
 
-/// One kind of content read row by row, by campaign and locale. The queries return the rows
-/// of one campaign and locale one after another, so each is looked up and stored once; a row
-/// out of that order still joins what came before it for its campaign and locale.
+/// One kind of content read row by row, by campaign and locale. The loader reads the rows of
+/// one campaign and locale one after another (`readingOrder`), so each is looked up and stored
+/// once; a row out of that order would still join what came before it for its campaign and locale.
 private struct ContentGroups<Item> {
     private var groups: CampaignLoader.ContentByCampaign = [:]
     private var open: (id: Int64, locale: LocaleTag)?
