@@ -283,3 +283,49 @@ import Testing
         #expect(manifest.filesNotListed([]).isEmpty)
     }
 }
+
+@Suite struct SiteDirectoriesTests {
+    /// Descriptors this process has open now.
+    func openDescriptors() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+    }
+
+    /// A pass over thousands of folders keeps open only those of the path it looked up last:
+    /// one descriptor per folder would pass the usual limit of 1,024 open files (a run over a
+    /// 1,000-app site failed with "Too many open files").
+    @Test func onlyTheFoldersOfTheLastPathStayOpen() throws {
+        try withTemporaryDirectory { root in
+            let folders = (0..<1_500).map { "acme/app-\($0 / 3)/\(["de", "en", "fr"][$0 % 3])" }
+            for folder in folders {
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            }
+            let rootDescriptor = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            try #require(rootDescriptor >= 0)
+            defer { close(rootDescriptor) }
+            let directories = SiteDirectories(root: rootDescriptor, rootPath: root.path)
+            let before = try openDescriptors()
+            for folder in folders {
+                guard case .found(let descriptor) = try directories.folder(folder[...]) else {
+                    Issue.record("\(folder) not found")
+                    return
+                }
+                // The descriptor is the folder's own: a file made through it appears there.
+                if folder.hasSuffix("/fr") {
+                    let file = openat(descriptor, "marker", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                    #expect(file >= 0)
+                    close(file)
+                }
+            }
+            // Other tests open files meanwhile: far fewer than one per folder, though.
+            #expect(try openDescriptors() - before < 200)
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("acme/app-499/fr/marker").path))
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("acme/app-0/fr/marker").path))
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("acme/app-0/en/marker").path))
+            guard case .missing(let depth) = try directories.folder("acme/app-7/it") else {
+                Issue.record("a missing folder was found")
+                return
+            }
+            #expect(depth == 2)
+        }
+    }
+}

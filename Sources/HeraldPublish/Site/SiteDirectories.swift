@@ -8,15 +8,19 @@
 /// `openat(O_NOFOLLOW | O_DIRECTORY)` down from the root's: everything a run reads, creates,
 /// writes or renames below the root goes through one of them, never by a path, so a symlink
 /// put where a folder was (before the run, or while it runs) is refused, never followed.
-/// One per thread; it keeps the folders it opened (neighbouring files share them) and closes
-/// them when it goes. The root's descriptor is the caller's (opened once per run).
+/// One per thread. Only the folders of the path looked up last stay open (the next file, in
+/// path order, usually shares them): a run over thousands of folders that kept each open would
+/// pass the common limit of 1,024 open files, and every growth of the process's table of them
+/// makes all its threads wait. A descriptor it returns is valid until its next look-up. The
+/// root's descriptor is the caller's (opened once per run).
 final class SiteDirectories {
     let rootPath: String
     let root: Int32
-    /// Folder (relative path) → its descriptor.
-    private var opened: [String: Int32] = [:]
-    /// The folder looked up last (files of one folder come one after another: no hashing then).
-    /// Folders are never closed while a pass runs: one renamed or removed meanwhile is not looked up again.
+    /// The open folders, outermost first: the segments of the folder looked up last (or of as
+    /// much of it as exists), each with its descriptor.
+    private var chain: [(name: Substring, descriptor: Int32)] = []
+    /// The folder looked up last, when found (files of one folder come one after another: no
+    /// segment compared then).
     private var last: (relative: String, descriptor: Int32)?
     /// Folders found missing, when `remembersMissing`: a cold run's files all miss the same
     /// tenant folder, and asking the kernel again for each costs a failed lookup per file.
@@ -38,7 +42,7 @@ final class SiteDirectories {
     }
 
     deinit {
-        for descriptor in opened.values { close(descriptor) }
+        for folder in chain { close(folder.descriptor) }
     }
 
     /// How a folder's lookup ended.
@@ -49,46 +53,38 @@ final class SiteDirectories {
     }
 
     /// The folder `relative` (`a/b/c`, "" for the root) below the root; a symlink, or anything
-    /// else than a folder, where one of its folders should be refuses the run. Looked up
-    /// whole first: files of one folder come one after another.
+    /// else than a folder, where one of its folders should be refuses the run. The folders it
+    /// shares with the one looked up last are not opened again.
     func folder(_ relative: Substring) throws -> Lookup {
         if relative.isEmpty { return .found(root) }
         if let last, last.relative == relative { return .found(last.descriptor) }
         if let lastMissing, lastMissing.relative == relative { return .missing(depth: lastMissing.depth) }
-        if let known = opened[String(relative)] {
-            last = (String(relative), known)
-            return .found(known)
-        }
-        var descriptor = root
-        var depth = 0
-        var end = relative.startIndex
-        while end < relative.endIndex {
-            let start = depth == 0 ? end : relative.index(after: end)
-            end = relative[start...].firstIndex(of: "/") ?? relative.endIndex
-            let prefix = String(relative[..<end])
-            if let known = opened[prefix] {
-                descriptor = known
-            } else if remembersMissing, missing.contains(prefix) {
+        last = nil
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
+        var shared = 0
+        while shared < chain.count, shared < segments.count, chain[shared].name == segments[shared] { shared += 1 }
+        while chain.count > shared, let folder = chain.popLast() { close(folder.descriptor) }
+        for depth in shared..<segments.count {
+            let prefix = depth == 0 ? segments[0] : relative[..<segments[depth].endIndex]
+            if remembersMissing, missing.contains(String(prefix)) {
                 lastMissing = (String(relative), depth)
                 return .missing(depth: depth)
-            } else {
-                let next = openat(descriptor, String(relative[start..<end]), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                guard next >= 0 else {
-                    let failure = errno
-                    if failure == ENOENT {
-                        if remembersMissing {
-                            missing.insert(prefix)
-                            lastMissing = (String(relative), depth)
-                        }
-                        return .missing(depth: depth)
-                    }
-                    throw Self.refusal(rootPath + "/" + prefix, failure)
-                }
-                opened[prefix] = next
-                descriptor = next
             }
-            depth += 1
+            let next = openat(chain.last?.descriptor ?? root, String(segments[depth]), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else {
+                let failure = errno
+                if failure == ENOENT {
+                    if remembersMissing {
+                        missing.insert(String(prefix))
+                        lastMissing = (String(relative), depth)
+                    }
+                    return .missing(depth: depth)
+                }
+                throw Self.refusal(rootPath + "/" + prefix, failure)
+            }
+            chain.append((segments[depth], next))
         }
+        let descriptor = chain.last?.descriptor ?? root
         last = (String(relative), descriptor)
         return .found(descriptor)
     }
