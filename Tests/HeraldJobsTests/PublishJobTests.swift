@@ -149,6 +149,71 @@ import Testing
         }
     }
 
+    /// Herald's runs over a folder and a tenant operator's runs over the tenant's own folder in
+    /// it are recorded under the same root, but they are two folders: pruning keeps the newest
+    /// run of each, whichever is newer, and the contents both need.
+    @Test func pruningKeepsTheNewestRunOfEachFolderUnderOneRoot() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            let job = PublishJob(database: database, out: out)
+            let siteRun = try #require(try job.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false).runID)
+            let site = try JobFixtures.files(out)
+            // A later run of tenant acme's own folder, recorded as a tenant operator's publish records it.
+            let acme = try Slug("acme")
+            let tenantRun = try database.asOperator { session in
+                let tenant = try session.tenants.find(acme).id
+                let id = try session.publishRuns.start(
+                    actor: "acme-team", outDir: out.path, publishAt: JobFixtures.june2026, scope: .tenant(acme), tenantFolder: tenant)
+                try session.publishRuns.finish(id, outcome: .succeeded, written: 0, unchanged: 0, removed: 0, manifestDigest: nil, message: nil)
+                return id
+            }
+            #expect(tenantRun > siteRun)
+            let pruned = try job.pruneHistory(keepNewest: 0, before: nil)
+            #expect(pruned.runs == 0 && pruned.contents == 0)
+            #expect(Set(try JobFixtures.history(database).map(\.id)) == [siteRun, tenantRun])
+            try FileManager.default.removeItem(at: out)
+            _ = try job.rollback(to: siteRun)
+            #expect(try JobFixtures.files(out) == site)
+        }
+    }
+
+    /// A tenant's own folder's contents are collected too, all but what its kept runs need;
+    /// while the tenant's own publish runs (its lock held), its contents are left alone.
+    @Test func pruningCollectsATenantsOwnContentsButWhatItsKeptRunsNeed() throws {
+        try JobFixtures.withExample { database, root in
+            let out = root.appendingPathComponent("site")
+            let folder = out.appendingPathComponent("acme")
+            let acme = try Slug("acme")
+            let role = "acme_team_\(UInt32.random(in: 0...UInt32.max))"
+            _ = try database.asOperator { try $0.operatorAccess.grant(role: role, tenant: acme, password: nil) }
+            defer { _ = try? database.asOperator { try $0.operatorAccess.revoke(role: role, tenant: acme) } }
+            let stored = try Connection(configuration: database.configuration)
+            let name: String = try stored.query("SELECT current_database() AS n")[0].decode("n")
+            let team = try HeraldDatabase(configuration: try PostgresTestServer.shared().server.configuration(database: name, user: role), actor: role)
+            let teamJob = PublishJob(database: team, out: out)
+            var runs: [(id: Int64, files: [String: Data])] = []
+            for title in ["Eins", "Zwei", "Drei"] {
+                try JobFixtures.apply(try JobFixtures.exampleWithGermanTitle(title), to: database)
+                runs.append((try #require(try teamJob.publish(at: JobFixtures.june2026, tenant: nil, app: nil, siteBaseURL: nil, dryRun: false).runID), try JobFixtures.files(folder)))
+            }
+            let contents = { () throws -> Int in try stored.query("SELECT count(*)::int AS n FROM tenant_publish_blobs")[0].decode("n") }
+            let before = try contents()
+            let job = PublishJob(database: database, out: out)
+            // The tenant's publish running: its old runs go, its contents stay.
+            let whileRunning = try team.withTenantPublishLocks([acme], busy: .refuse) { _ in try job.pruneHistory(keepNewest: 0, before: nil) }
+            #expect(whileRunning.runs == 2 && whileRunning.contents == 0)
+            #expect(try contents() == before)
+            let pruned = try job.pruneHistory(keepNewest: 0, before: nil)
+            #expect(pruned.runs == 0 && pruned.contents > 0)
+            #expect(try contents() == before - pruned.contents)
+            // The kept run still restores, byte for byte; a pruned one says it cannot.
+            try FileManager.default.removeItem(at: folder)
+            _ = try teamJob.rollback(to: runs[2].id)
+            #expect(try JobFixtures.files(folder) == runs[2].files)
+            #expect(throws: (any Error).self) { try teamJob.rollback(to: runs[0].id) }
+        }
+    }
+
     @Test func rollbackPutsTheSiteBackAsANewRun() throws {
         try JobFixtures.withExample { database, root in
             let out = root.appendingPathComponent("site")

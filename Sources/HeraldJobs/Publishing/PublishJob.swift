@@ -320,22 +320,28 @@ public struct PublishJob {
 
     /// Deletes recorded runs (keeping the `keepNewest` newest, or those started since `before`;
     /// never a folder's newest run, which the next publish starts from) and the stored contents
-    /// that no kept run needs for a rollback. Returns how many runs and contents went.
+    /// that no kept run needs for a rollback: Herald's, and those of the tenants' own folders
+    /// (of each tenant whose own publish is not running: one that is keeps its contents until a
+    /// later prune). Returns how many runs and contents went.
     public func pruneHistory(keepNewest: Int?, before: Date?) throws -> (runs: Int, contents: Int) {
         try locked {
-            try database.asOperator { session in
-                let runs = session.publishRuns
-                return try runs.prune(keepNewest: keepNewest, before: before) { manifestDigests in
-                    // Every digest a kept run's rollback reads: its index, the index's shards, their files.
-                    var needed = Set(manifestDigests)
-                    for digest in Set(manifestDigests) {
-                        guard let index = try runs.blobs([digest])[digest], let shards = ManifestArchive.shardDigests(index) else { continue }
-                        needed.formUnion(shards)
-                        if let manifest = ManifestArchive.unpack(index: index, shards: try runs.blobs(shards)) {
-                            needed.formUnion(manifest.files.values)
+            try withTenantLocks(nil, dryRun: false, busy: wait ? .wait : .skip) { held in
+                try database.asOperator { session in
+                    let runs = session.publishRuns
+                    let collecting = try held.map { held in Set(try session.tenants.list().filter { held.contains($0.slug) }.map(\.id)) }
+                    return try runs.prune(keepNewest: keepNewest, before: before, collecting: collecting) { manifestDigests, tenantFolder in
+                        // Every digest a kept run's rollback reads: its index, the index's shards, their files.
+                        let kept = { (digests: [String]) in try runs.blobs(digests, tenantFolder: tenantFolder) }
+                        var needed = Set(manifestDigests)
+                        for digest in Set(manifestDigests) {
+                            guard let index = try kept([digest])[digest], let shards = ManifestArchive.shardDigests(index) else { continue }
+                            needed.formUnion(shards)
+                            if let manifest = ManifestArchive.unpack(index: index, shards: try kept(shards)) {
+                                needed.formUnion(manifest.files.values)
+                            }
                         }
+                        return needed
                     }
-                    return needed
                 }
             }
         }

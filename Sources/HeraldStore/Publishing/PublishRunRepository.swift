@@ -126,17 +126,23 @@ public struct PublishRunRepository {
 
     /// Deletes the runs `keeping` does not keep (never a running one, nor the newest finished
     /// run of each folder: the next publish starts from it), then the contents that no kept run
-    /// refers to (`referenced`: given the kept runs' manifest digests, every digest they need).
-    /// Returns the runs and contents deleted.
+    /// refers to: Herald's, and the own contents of each tenant in `collecting` (those whose
+    /// publish lock the caller holds: a tenant's running publish stores contents before its
+    /// run names them; nil: every tenant). `referenced`: given kept runs' manifest digests and
+    /// whose contents they are in (nil: Herald's), every digest they need. Returns the runs
+    /// and contents deleted.
     public func prune(
-        keepNewest: Int?, before: Date?, referenced: ([String]) throws -> Set<String>
+        keepNewest: Int?, before: Date?, collecting: Set<Int64>? = nil,
+        referenced: (_ manifests: [String], _ tenantFolder: Int64?) throws -> Set<String>
     ) throws -> (runs: Int, contents: Int) {
+        // A folder is an output root and whose runs write it: Herald's (no tenant), or one
+        // tenant's own folder in that root (a tenant operator's runs record the root too).
         let deleted = try connection.query(
             """
             WITH ranked AS (
                 SELECT id, started_at, outcome,
                        row_number() OVER (ORDER BY id DESC) AS newest_first,
-                       id = max(id) FILTER (WHERE outcome <> 'running') OVER (PARTITION BY out_dir) AS folder_base
+                       id = max(id) FILTER (WHERE outcome <> 'running') OVER (PARTITION BY out_dir, tenant_id) AS folder_base
                 FROM publish_runs
             )
             DELETE FROM publish_runs
@@ -148,12 +154,22 @@ public struct PublishRunRepository {
             )
             RETURNING id
             """, [keepNewest.map(Int64.init), before])
-        let kept = try connection.query("SELECT manifest_digest FROM publish_runs WHERE manifest_digest IS NOT NULL")
-            .map { try $0.decode("manifest_digest", as: String.self) }
-        let needed = try referenced(kept)
-        let blobs = try connection.query(
-            "DELETE FROM publish_blobs WHERE NOT (digest = ANY($1::text[])) RETURNING digest", [Array(needed)])
-        return (deleted.count, blobs.count)
+        var manifests: [Int64?: [String]] = [:]
+        for row in try connection.query("SELECT manifest_digest, tenant_id FROM publish_runs WHERE manifest_digest IS NOT NULL") {
+            manifests[try row.decode("tenant_id", as: Int64?.self), default: []].append(try row.decode("manifest_digest"))
+        }
+        var contents = try connection.query(
+            "DELETE FROM publish_blobs WHERE NOT (digest = ANY($1::text[])) RETURNING digest", [Array(try referenced(manifests[nil] ?? [], nil))]
+        ).count
+        for tenant in try connection.query("SELECT id FROM tenants ORDER BY id").map({ try $0.decode("id", as: Int64.self) })
+        where collecting?.contains(tenant) ?? true {
+            let needed = try referenced(manifests[tenant] ?? [], tenant)
+            contents += try connection.query(
+                "DELETE FROM tenant_publish_blobs WHERE tenant_id = $1 AND NOT (digest = ANY($2::text[])) RETURNING digest",
+                [tenant, Array(needed)]
+            ).count
+        }
+        return (deleted.count, contents)
     }
 
     public func history(limit: Int) throws -> [PublishRun] {
