@@ -19,7 +19,7 @@ import Testing
             try withTemporaryDirectory { root in
                 // Herald at work on the old server.
                 let old = InProcessHerald(database: source)
-                try old.succeed(["demo", "--yes", "--out", root.appendingPathComponent("old-site").path])
+                try old.succeed(["demo", "--yes", "--out", root.appendingPathComponent("old-site").path, "--board", root.appendingPathComponent("review").path])
                 try old.succeed(["tenant", "create", "acme", "--name", "Acme"])
                 let operatorRole = "ops_\(UInt32.random(in: 0...UInt32.max))"
                 let analystRole = "analyst_\(UInt32.random(in: 0...UInt32.max))"

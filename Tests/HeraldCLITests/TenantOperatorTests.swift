@@ -28,7 +28,7 @@ import Testing
             try withTemporaryDirectory { root in
                 let owner = InProcessHerald(database: database)
                 let site = root.appendingPathComponent("site")
-                try owner.succeed(["demo", "--yes", "--out", site.path])
+                try owner.succeed(["demo", "--yes", "--out", site.path, "--board", root.appendingPathComponent("review").path])
                 try owner.succeed(["tenant", "create", "acme", "--name", "Acme"])
                 let role = "acme_ops_\(UInt32.random(in: 0...UInt32.max))"
                 let granted = try owner.succeed(
