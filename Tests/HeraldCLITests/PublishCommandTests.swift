@@ -57,6 +57,44 @@ import Testing
         }
     }
 
+    /// `publish --prune-history` needs to be told what to keep, says what went, and names a
+    /// tenant whose own publish was running (its contents are left for the next prune).
+    @Test func pruneHistoryNeedsWhatToKeepAndSaysWhatWent() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database)
+                let out = root.appendingPathComponent("site").path
+                let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("examples/campaigns.yaml")
+                try herald.succeed(["apply", "-f", example.path])
+                for extra in [[], ["--full"], ["--full"]] {
+                    try herald.succeed(["publish", "--out", out, "--at", "2026-06-01T00:00:00Z"] + extra)
+                }
+                let unsaid = try herald.run(["publish", "--prune-history"])
+                #expect(unsaid.status == 64 && unsaid.stderr.contains("--keep N and/or --before TIME"), "\(unsaid)")
+                #expect(try herald.run(["publish", "--keep", "1"]).status == 64)
+                func pruned(_ result: CommandResult) throws -> [String: Any] {
+                    (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]  // [:] fails what follows
+                }
+                // Three runs. Tenant acme's own publish running (its lock held): acme is named, its
+                // contents left; then the rest, but the folder's newest run.
+                let holder = try HeraldDatabase(configuration: database, actor: "test")
+                let busy = try holder.withTenantPublishLocks([try Slug("acme")], busy: .refuse) { _ in
+                    try herald.succeed(["publish", "--prune-history", "--keep", "2", "--json"])
+                }
+                #expect(try pruned(busy)["prunedRuns"] as? Int == 1)
+                #expect(try pruned(busy)["tenantsLeftOut"] as? [String] == ["acme"])
+                #expect(busy.stderr.contains("tenant acme's own publish was running"), "\(busy)")
+                let free = try herald.succeed(["publish", "--prune-history", "--keep", "0", "--json"])
+                #expect(try pruned(free)["prunedRuns"] as? Int == 1)
+                #expect(try pruned(free)["tenantsLeftOut"] as? [String] == [])
+                #expect(free.stderr.isEmpty, "\(free)")
+                let text = try herald.succeed(["publish", "--prune-history", "--before", "2000-01-01T00:00:00Z"])
+                #expect(text.stdout == "pruned 0 run(s) and 0 stored content(s) no kept run needs\n", "\(text)")
+            }
+        }
+    }
+
     @Test func publishRepublishEditArchiveRollback() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in

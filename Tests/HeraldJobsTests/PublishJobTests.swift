@@ -201,10 +201,10 @@ import Testing
             let job = PublishJob(database: database, out: out)
             // The tenant's publish running: its old runs go, its contents stay.
             let whileRunning = try team.withTenantPublishLocks([acme], busy: .refuse) { _ in try job.pruneHistory(keepNewest: 0, before: nil) }
-            #expect(whileRunning.runs == 2 && whileRunning.contents == 0)
+            #expect(whileRunning.runs == 2 && whileRunning.contents == 0 && whileRunning.tenantsLeftOut == [acme])
             #expect(try contents() == before)
             let pruned = try job.pruneHistory(keepNewest: 0, before: nil)
-            #expect(pruned.runs == 0 && pruned.contents > 0)
+            #expect(pruned.runs == 0 && pruned.contents > 0 && pruned.tenantsLeftOut.isEmpty)
             #expect(try contents() == before - pruned.contents)
             // The kept run still restores, byte for byte; a pruned one says it cannot.
             try FileManager.default.removeItem(at: folder)

@@ -318,18 +318,28 @@ public struct PublishJob {
         return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: [], apps: 0)
     }
 
+    /// What a prune deleted.
+    public struct Pruned: Sendable {
+        public var runs: Int
+        public var contents: Int
+        /// Tenants whose own publish was running: their stored contents were left for a later prune.
+        public var tenantsLeftOut: [Slug]
+    }
+
     /// Deletes recorded runs (keeping the `keepNewest` newest, or those started since `before`;
     /// never a folder's newest run, which the next publish starts from) and the stored contents
     /// that no kept run needs for a rollback: Herald's, and those of the tenants' own folders
     /// (of each tenant whose own publish is not running: one that is keeps its contents until a
-    /// later prune). Returns how many runs and contents went.
-    public func pruneHistory(keepNewest: Int?, before: Date?) throws -> (runs: Int, contents: Int) {
+    /// later prune, unless this waits for it).
+    public func pruneHistory(keepNewest: Int?, before: Date?) throws -> Pruned {
         try locked {
             try withTenantLocks(nil, dryRun: false, busy: wait ? .wait : .skip) { held in
                 try database.asOperator { session in
                     let runs = session.publishRuns
-                    let collecting = try held.map { held in Set(try session.tenants.list().filter { held.contains($0.slug) }.map(\.id)) }
-                    return try runs.prune(keepNewest: keepNewest, before: before, collecting: collecting) { manifestDigests, tenantFolder in
+                    let tenants = try session.tenants.list()
+                    let collected = tenants.filter { held?.contains($0.slug) ?? true }
+                    let leftOut = tenants.filter { !(held?.contains($0.slug) ?? true) }.map(\.slug).sorted()
+                    let pruned = try runs.prune(keepNewest: keepNewest, before: before, collecting: Set(collected.map(\.id))) { manifestDigests, tenantFolder in
                         // Every digest a kept run's rollback reads: its index, the index's shards, their files.
                         let kept = { (digests: [String]) in try runs.blobs(digests, tenantFolder: tenantFolder) }
                         var needed = Set(manifestDigests)
@@ -342,6 +352,7 @@ public struct PublishJob {
                         }
                         return needed
                     }
+                    return Pruned(runs: pruned.runs, contents: pruned.contents, tenantsLeftOut: leftOut)
                 }
             }
         }

@@ -68,8 +68,14 @@ struct PublishCommand: ParsableCommand {
                 let before = try before.map { try flagTime($0, flag: "--before") }
                 let pruned = try PublishJob(database: database, out: URL(fileURLWithPath: "."), wait: wait)
                     .pruneHistory(keepNewest: keep, before: before)
+                for tenant in pruned.tenantsLeftOut {
+                    Console.current.writeError(
+                        "herald: note: tenant \(tenant)'s own publish was running: its stored contents were left for the next prune "
+                            + "(--wait waits for it)\n")
+                }
                 if output.json {
-                    try printJSON(["prunedRuns": pruned.runs, "prunedContents": pruned.contents])
+                    try printJSON(
+                        PrunedJSON(prunedRuns: pruned.runs, prunedContents: pruned.contents, tenantsLeftOut: pruned.tenantsLeftOut.map(\.rawValue)))
                 } else {
                     print("pruned \(pruned.runs) run(s) and \(pruned.contents) stored content(s) no kept run needs")
                 }
@@ -213,4 +219,12 @@ private struct Diff: Encodable {
     let path: String
     let change: String
     let diff: String
+}
+
+/// `publish --prune-history --json`.
+private struct PrunedJSON: Encodable {
+    let prunedRuns: Int
+    let prunedContents: Int
+    /// Tenants whose own publish was running: their stored contents were left.
+    let tenantsLeftOut: [String]
 }
