@@ -291,15 +291,12 @@ public struct PublishJob {
         let id = run.id
         let files = try database.asOperator(readOnly: true) { session -> [SiteFile] in
             let runs = session.publishRuns
-            let kept = { (digests: [String]) in try runs.blobs(digests, tenantFolder: folder.tenantID) }
             guard run.outcome == .succeeded || run.outcome == .rolledBack, let indexDigest = run.manifestDigest,
-                let index = try kept([indexDigest])[indexDigest],
-                let shardDigests = ManifestArchive.shardDigests(index),
-                let manifest = ManifestArchive.unpack(index: index, shards: try kept(shardDigests))
+                let manifest = try Self.archivedManifest(indexDigest, in: runs, tenantFolder: folder.tenantID)?.manifest
             else {
                 throw PublishJobError.runNotRestorable(run: id, outcome: run.outcome)
             }
-            let blobs = try kept(Array(Set(manifest.files.values)))
+            let blobs = try runs.blobs(Array(Set(manifest.files.values)), tenantFolder: folder.tenantID)
             return try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
                 guard let bytes = blobs[digest], let sitePath = SitePath(relative: path) else {
                     throw PublishJobError.contentNotKept(run: id, path: path)
@@ -341,14 +338,11 @@ public struct PublishJob {
                     let leftOut = tenants.filter { !(held?.contains($0.slug) ?? true) }.map(\.slug).sorted()
                     let pruned = try runs.prune(keepNewest: keepNewest, before: before, collecting: Set(collected.map(\.id))) { manifestDigests, tenantFolder in
                         // Every digest a kept run's rollback reads: its index, the index's shards, their files.
-                        let kept = { (digests: [String]) in try runs.blobs(digests, tenantFolder: tenantFolder) }
                         var needed = Set(manifestDigests)
                         for digest in Set(manifestDigests) {
-                            guard let index = try kept([digest])[digest], let shards = ManifestArchive.shardDigests(index) else { continue }
-                            needed.formUnion(shards)
-                            if let manifest = ManifestArchive.unpack(index: index, shards: try kept(shards)) {
-                                needed.formUnion(manifest.files.values)
-                            }
+                            guard let archived = try Self.archivedManifest(digest, in: runs, tenantFolder: tenantFolder) else { continue }
+                            needed.formUnion(archived.shards)
+                            if let manifest = archived.manifest { needed.formUnion(manifest.files.values) }
                         }
                         return needed
                     }
@@ -356,6 +350,16 @@ public struct PublishJob {
                 }
             }
         }
+    }
+
+    /// A run's manifest as the history keeps it (`ManifestArchive`): the shards its index names,
+    /// and the whole manifest when every one of them is kept; nil when no index is kept under `digest`.
+    private static func archivedManifest(
+        _ digest: String, in runs: PublishRunRepository, tenantFolder: Int64?
+    ) throws -> (shards: [String], manifest: SiteManifest?)? {
+        guard let index = try runs.blobs([digest], tenantFolder: tenantFolder)[digest], let shards = ManifestArchive.shardDigests(index)
+        else { return nil }
+        return (shards, ManifestArchive.unpack(index: index, shards: try runs.blobs(shards, tenantFolder: tenantFolder)))
     }
 
     /// Holds the publish lock for `body`, or refuses at once unless waiting. The one place

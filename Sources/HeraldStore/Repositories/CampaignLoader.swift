@@ -110,20 +110,32 @@ struct CampaignLoader {
         return campaigns.indices.sorted(by: precedes).map { campaigns[$0] }
     }
 
-    /// The order a content decoder reads `rows` in: by campaign, locale, then position (a
-    /// view's or page's place; a story without pages has one row, without a position). The
-    /// statements return rows in no order; they usually come in this order already (apply
-    /// writes a campaign's content in one go), which is checked first: nil then.
-    private static func readingOrder(_ rows: QueryResult, campaign: Column, locale: Column, position: Column) throws -> [Int]? {
-        var keys: [(campaign: Int64, locale: String, position: Int)] = []
+    /// Each row of a content statement with its campaign and locale (each decoded once), in
+    /// campaign, locale and `position` order when `byPosition` (a view's or page's place; a
+    /// story without pages has one row, without a position). The statements return rows in
+    /// no order; they usually come in this order already (apply writes a campaign's content in
+    /// one go), which is checked first: then nothing is sorted.
+    private static func forEachContentRow(
+        _ rows: QueryResult, byPosition: Bool, _ body: (_ campaign: Int64, _ locale: LocaleTag, Row) throws -> Void
+    ) throws {
+        let campaign = rows.column("campaign_id"), locale = rows.column("locale"), position = rows.column("position")
+        var locales = LocaleTags()
+        var keys: [(campaign: Int64, locale: LocaleTag, position: Int)] = []
         keys.reserveCapacity(rows.count)
         var inOrder = true
         for row in rows {
-            let key = (try row.decode(campaign, as: Int64.self), try row.decode(locale, as: String.self), try row.decode(position, as: Int?.self) ?? -1)
+            let key = (
+                try row.decode(campaign, as: Int64.self), try locales.tag(try row.decode(locale, as: String.self)),
+                byPosition ? try row.decode(position, as: Int?.self) ?? -1 : 0
+            )
             if inOrder, let last = keys.last, !(last < key) { inOrder = false }
             keys.append(key)
         }
-        return inOrder ? nil : keys.indices.sorted { keys[$0] < keys[$1] }
+        let order = inOrder || !byPosition ? nil : keys.indices.sorted { keys[$0] < keys[$1] }
+        for index in rows.indices {
+            let position = order?[index] ?? index
+            try body(keys[position].campaign, keys[position].locale, rows[position])
+        }
     }
 
     /// The campaigns' own columns; their conditions and content are filled in from the other parts.
@@ -204,18 +216,12 @@ struct CampaignLoader {
     typealias ContentByCampaign = [Int64: [LocaleTag: CampaignContent]]
 
     private static func decodeBanners(_ rows: QueryResult) throws -> ContentByCampaign {
-        let campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale"), entryView = rows.column("entry_view")
-        let fileURL = rows.column("file_url"), inlineHTML = rows.column("inline_html"), originColumn = rows.column("origin")
-        let viewID = rows.column("view_id"), height = rows.column("height")
-        let order = try readingOrder(rows, campaign: campaignID, locale: localeColumn, position: rows.column("position"))
-        var locales = LocaleTags()
+        let entryView = rows.column("entry_view"), fileURL = rows.column("file_url"), inlineHTML = rows.column("inline_html")
+        let originColumn = rows.column("origin"), viewID = rows.column("view_id"), height = rows.column("height")
         var banners = ContentGroups<BannerContent>(wrap: CampaignContent.banner) {
             if case .banner(let banner) = $0 { banner } else { nil }
         }
-        for index in rows.indices {
-            let row = rows[order?[index] ?? index]
-            let id: Int64 = try row.decode(campaignID)
-            let locale = try locales.tag(try row.decode(localeColumn, as: String.self))
+        try forEachContentRow(rows, byPosition: true) { id, locale, row in
             let entry = try Slug(try row.decode(entryView, as: String.self))
             let source: BannerView.Source =
                 if let file = try row.decode(fileURL, as: String?.self) {
@@ -241,38 +247,30 @@ struct CampaignLoader {
 
     private static func decodeAlerts(_ rows: QueryResult) throws -> ContentByCampaign {
         let title = rows.column("title"), message = rows.column("message"), actionURL = rows.column("action_url")
-        let actionButton = rows.column("action_button"), campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale")
-        var locales = LocaleTags()
+        let actionButton = rows.column("action_button")
         var alerts = ContentGroups<AlertContent>(wrap: CampaignContent.alert) {
             if case .alert(let alert) = $0 { alert } else { nil }
         }
-        for row in rows {
+        try forEachContentRow(rows, byPosition: false) { id, locale, row in
             let alert = AlertContent(
                 title: try row.decode(title),
                 message: try row.decode(message),
                 actionURL: try row.decode(actionURL, as: String?.self).map { try LinkURL($0) },
                 actionButton: try row.decode(actionButton))
-            let id: Int64 = try row.decode(campaignID)
             // The last row of a campaign and locale wins.
-            alerts.update(id: id, locale: try locales.tag(try row.decode(localeColumn, as: String.self))) { $0 = alert }
+            alerts.update(id: id, locale: locale) { $0 = alert }
         }
         return alerts.finish()
     }
 
     private static func decodeStories(_ rows: QueryResult) throws -> ContentByCampaign {
-        let campaignID = rows.column("campaign_id"), localeColumn = rows.column("locale"), pushTitle = rows.column("push_title")
-        let pushText = rows.column("push_text"), imageColumn = rows.column("image"), duration = rows.column("duration")
-        let link = rows.column("link"), buttonTitle = rows.column("button_title"), title = rows.column("title")
-        let subtitle = rows.column("subtitle")
-        let order = try readingOrder(rows, campaign: campaignID, locale: localeColumn, position: rows.column("position"))
-        var locales = LocaleTags()
+        let pushTitle = rows.column("push_title"), pushText = rows.column("push_text"), imageColumn = rows.column("image")
+        let duration = rows.column("duration"), link = rows.column("link"), buttonTitle = rows.column("button_title")
+        let title = rows.column("title"), subtitle = rows.column("subtitle")
         var stories = ContentGroups<StoryContent>(wrap: CampaignContent.story) {
             if case .story(let story) = $0 { story } else { nil }
         }
-        for index in rows.indices {
-            let row = rows[order?[index] ?? index]
-            let id: Int64 = try row.decode(campaignID)
-            let locale = try locales.tag(try row.decode(localeColumn, as: String.self))
+        try forEachContentRow(rows, byPosition: true) { id, locale, row in
             try stories.update(id: id, locale: locale) { story in
                 // The push texts of a story's first row; a row without an image is a story without pages.
                 if story == nil {
@@ -295,7 +293,7 @@ struct CampaignLoader {
 }
 
 /// One kind of content read row by row, by campaign and locale. The loader reads the rows of
-/// one campaign and locale one after another (`readingOrder`), so each is looked up and stored
+/// one campaign and locale one after another (`forEachContentRow`), so each is looked up and stored
 /// once; a row out of that order would still join what came before it for its campaign and locale.
 private struct ContentGroups<Item> {
     private var groups: CampaignLoader.ContentByCampaign = [:]
