@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
-//   herald -> HeraldBoard -> HeraldPublish
+//   herald -> HeraldJobs -> HeraldBoard, HeraldPublish, HeraldStore -> HeraldCore
+//   HeraldBoard -> HeraldPublish
 //   HeraldStore -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
 // herald never imports PostgresClient, which knows nothing of Herald. Test support, tests
@@ -46,8 +46,9 @@ let package = Package(
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
-        // Publish, rollback and ingest as calls: for the CLI, tests and future commands.
-        .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish"]),
+        // The application layer: one type per use case (publish, apply, campaign editing, board,
+        // preview, ingest, ...), each a call the CLI, the tests and later doors make alike.
+        .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish", "HeraldBoard"]),
         // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
         .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
         .executableTarget(

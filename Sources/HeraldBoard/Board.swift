@@ -60,7 +60,8 @@ public enum Board {
 struct BoardContext {
     let input: BoardInput
     let tenants: [TenantSpec]
-    let files: SiteFiles
+    /// Each locale's files as devices read them, by locale folder.
+    let files: [[String]: LocaleFiles]
     let warnings: BoardWarnings
     let days: [String]
     /// `tenant/app/campaign` → its events per day.
@@ -75,7 +76,7 @@ struct BoardContext {
         }
         // What publish would write now: the device matrix reads these files, as preview does.
         let site = SiteCompiler(siteBaseURL: input.siteBaseURL).compile(tenants, at: input.at)
-        files = SiteFiles(site.files)
+        files = LocaleFiles.byLocale(site.files)
         warnings = BoardWarnings(tenants: tenants, site: site)
         days = DaySeries.days(since: input.since, until: input.until)
         let dayIndex = Dictionary(uniqueKeysWithValues: days.enumerated().map { ($0.element, $0.offset) })

@@ -1,10 +1,11 @@
 import Foundation
 import HeraldCore
-import HeraldStore
 
-/// The apply Herald had before it became set-based (issue #16), kept word for word as the
-/// specification the set-based one is tested against: campaign by campaign, through the
-/// repositories' public API (`create`, `save`, `setStatus`, `update`), a few round trips each.
+@testable import HeraldStore
+
+/// The apply Herald had before it became set-based (issue #16), kept as the specification the
+/// set-based one is tested against: campaign by campaign, a few round trips each, its
+/// campaign rows written by `ReferenceCampaignWriter` (the repositories' old row-by-row SQL).
 struct ReferenceApplier {
     let now: Date
 
@@ -57,15 +58,16 @@ struct ReferenceApplier {
     {
         var steps: [ApplyStep] = []
         let current = Dictionary(uniqueKeysWithValues: try session.campaigns.load(appIDs: [app.id]).map { ($0.spec.key, $0) })
+        let writer = ReferenceCampaignWriter(session: session, now: now)
         for campaign in desired {
             let campaignPath = "\(path)/\(campaign.key)"
             if current[campaign.key] != nil {
-                let changed = try session.campaigns.save(campaign, in: app, now: now)
+                let changed = try writer.save(campaign, in: app)
                 if !changed.isEmpty {
                     steps.append(ApplyStep(action: .update, entity: "campaign", path: campaignPath, details: changed))
                 }
             } else {
-                try session.campaigns.create(campaign, in: app, now: now)
+                try writer.create(campaign, in: app)
                 steps.append(
                     ApplyStep(action: .create, entity: "campaign", path: campaignPath, details: [campaign.kind.rawValue]))
             }
@@ -73,7 +75,7 @@ struct ReferenceApplier {
         let listed = Set(desired.map(\.key))
         for (key, record) in current.sorted(by: { $0.key < $1.key })
         where !listed.contains(key) && record.spec.status != .archived {
-            try session.campaigns.setStatus(key, .archived, in: app, now: now)
+            try writer.archive(record, in: app)
             steps.append(ApplyStep(action: .archive, entity: "campaign", path: "\(path)/\(key)", details: []))
         }
         return steps

@@ -188,17 +188,15 @@ public enum DeviceMatrix {
 
     /// Each device of `campaign`, in each of the app's locales.
     static func rows(
-        for campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, files: SiteFiles, at: Date
+        for campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, files: [[String]: LocaleFiles], at: Date
     ) -> [MatrixRow] {
         devices(for: campaign).map { device in
             MatrixRow(
                 device: device,
                 cells: app.locales.map { locale in
-                    let prefix = "\(tenant.slug)/\(app.slug)/\(locale)/"
-                    let result = DevicePreview.evaluate(
-                        control: files.bytes(prefix + "control.json") ?? Array("{}".utf8),
-                        notifications: files.bytes(prefix + "notifications.plist") ?? [],
-                        storyKeys: files.storyKeys(prefix), app: app, locale: locale, at: at, device: device.state)
+                    let folder = SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale)
+                    let localeFiles = files[folder] ?? LocaleFiles(control: nil, notifications: nil, storyKeys: [])
+                    let result = localeFiles.preview(app: app, locale: locale, at: at, device: device.state)
                     return cell(result, campaign: campaign, locale: locale)
                 })
         }
@@ -221,30 +219,6 @@ public enum DeviceMatrix {
             return MatrixCell(locale: locale, shown: false, verdict: reason, detail: nil)
         }
     }
-}
-
-/// The compiled site's files, by path.
-struct SiteFiles {
-    private let byPath: [String: [UInt8]]
-    private let stories: [String: [String]]
-
-    init(_ files: [SiteFile]) {
-        var byPath: [String: [UInt8]] = [:]
-        var stories: [String: [String]] = [:]
-        for file in files {
-            let path = file.path.description
-            byPath[path] = file.bytes
-            let segments = file.path.segments
-            if segments.count == 5, segments[3] == "stories", segments[4].hasSuffix(".json"), !segments[4].hasSuffix(".push.json") {
-                stories[segments.prefix(3).joined(separator: "/") + "/", default: []].append(String(segments[4].dropLast(".json".count)))
-            }
-        }
-        self.byPath = byPath
-        self.stories = stories
-    }
-
-    func bytes(_ path: String) -> [UInt8]? { byPath[path] }
-    func storyKeys(_ localePrefix: String) -> [String] { stories[localePrefix] ?? [] }
 }
 
 /// Versions either side of a bound, as people write them.

@@ -19,22 +19,59 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// `<tenant>/<app>/<locale>/control.json` (Notable banners).
     public static func controlFile(tenant: Slug, app: Slug, locale: LocaleTag) -> SitePath {
-        SitePath([tenant.rawValue, app.rawValue, locale.rawValue, "control.json"])
+        SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + [controlName])
     }
 
     /// `<tenant>/<app>/<locale>/notifications.plist` (iNotify alerts).
     public static func notificationsFile(tenant: Slug, app: Slug, locale: LocaleTag) -> SitePath {
-        SitePath([tenant.rawValue, app.rawValue, locale.rawValue, "notifications.plist"])
+        SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + [notificationsName])
     }
 
     /// `<tenant>/<app>/<locale>/stories/<campaign>.json`, or `.push.json` for the Pushwoosh request body.
     public static func storyFile(tenant: Slug, app: Slug, locale: LocaleTag, campaign: Slug, push: Bool = false) -> SitePath {
-        SitePath([tenant.rawValue, app.rawValue, locale.rawValue, "stories", campaign.rawValue + (push ? ".push.json" : ".json")])
+        SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + [storiesFolder, campaign.rawValue + (push ? ".push.json" : ".json")])
     }
 
     /// `<tenant>/<app>/<locale>/views/<campaign>/<view>.html` (banner views authored as inline HTML).
     public static func viewFile(tenant: Slug, app: Slug, locale: LocaleTag, campaign: Slug, view: Slug) -> SitePath {
-        SitePath([tenant.rawValue, app.rawValue, locale.rawValue, "views", campaign.rawValue, view.rawValue + ".html"])
+        SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + ["views", campaign.rawValue, view.rawValue + ".html"])
+    }
+
+    /// The folder of one locale's files: `<tenant>/<app>/<locale>`.
+    public static func localeFolder(tenant: Slug, app: Slug, locale: LocaleTag) -> [String] {
+        [tenant.rawValue, app.rawValue, locale.rawValue]
+    }
+
+    /// The names of a locale's Notable and iNotify files.
+    public static let controlName = "control.json"
+    public static let notificationsName = "notifications.plist"
+
+    /// The folder of a locale's story files, inside its locale folder.
+    public static let storiesFolder = "stories"
+
+    /// The campaign key of a story file's name (`tour.json`; not the `.push.json` request body).
+    public static func storyKey(fileName: String) -> String? {
+        guard fileName.hasSuffix(".json"), !fileName.hasSuffix(".push.json") else { return nil }
+        return String(fileName.dropLast(".json".count))
+    }
+
+    /// What a path is to the devices of its locale, when it is one of the files they read
+    /// to decide what to show: its locale folder, and the file.
+    public var localeFile: (folder: [String], file: LocaleFile)? {
+        switch segments.count {
+        case 4 where segments[3] == Self.controlName: (Array(segments.prefix(3)), .control)
+        case 4 where segments[3] == Self.notificationsName: (Array(segments.prefix(3)), .notifications)
+        case 5 where segments[3] == Self.storiesFolder:
+            Self.storyKey(fileName: segments[4]).map { (Array(segments.prefix(3)), .story($0)) }
+        default: nil
+        }
+    }
+
+    /// The files of a locale that devices read to decide what to show.
+    public enum LocaleFile: Equatable, Sendable {
+        case control, notifications
+        /// A story's payload, by campaign key.
+        case story(String)
     }
 
     /// A path read back from a manifest (or a marker, or the run history): every segment must
@@ -86,7 +123,7 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Whether devices read this file to find others (`control.json` names view files); such
     /// a file is written only after everything it may name is in place.
     public var namesOtherFiles: Bool {
-        segments.last == "control.json" || segments.last == "notifications.plist"
+        segments.last == Self.controlName || segments.last == Self.notificationsName
     }
 
     public static func < (lhs: SitePath, rhs: SitePath) -> Bool { lhs.segments.lexicographicallyPrecedes(rhs.segments) }

@@ -47,11 +47,11 @@ struct ApplyPlan {
     }
 }
 
-/// Works out, in memory, what bringing one tenant to its spec in a campaigns file takes.
-/// The rules are those of `AppRepository.update` and `CampaignRepository.create`, `save` and
-/// `setStatus` (the same functions decide), checked in the order the repositories would
-/// meet them going app by app and campaign by campaign, so the first refusal — and so the
-/// message — is the one a campaign-by-campaign apply gives.
+/// Works out, in memory, what bringing one tenant to its spec in a campaigns file takes, or
+/// one campaign to what the CLI made of it (`planCampaign`: the same plan, of one campaign).
+/// The rules are those of `AppRepository.update` and `CampaignRepository`'s (the same
+/// functions decide), checked app by app and campaign by campaign, so the first refusal —
+/// and so the message — is the one a campaign-by-campaign apply gives.
 struct ApplyPlanner {
     let now: Date
     /// Every message key each stored app ever used, by app id; read when first needed.
@@ -108,57 +108,9 @@ struct ApplyPlanner {
         into plan: inout ApplyPlan
     ) throws {
         for campaign in desired {
-            let campaignPath = "\(path)/\(campaign.key)"
-            if let record = stored[campaign.key] {
-                // CampaignRepository.save
-                if let refusal = CampaignRepository.kindChangeRefusal(record.spec, campaign) { throw refusal }
-                let becomesActive = campaign.status == .active && record.spec.status != .active
-                try check(campaign, in: appSpec, requireReadiness: becomesActive)
-                let difference = CampaignDifference(from: record.spec, to: campaign)
-                guard !difference.isEmpty else { continue }
-                if difference.row { plan.changedCampaigns.append((record.id, campaign)) }
-                if let key = difference.messageKey {
-                    try take(key, in: app)
-                    plan.messageKeys.append((app, .stored(record.id), key))
-                }
-                if let conditions = difference.conditions {
-                    plan.deletedConditions += conditions.deleted.map { (record.id, $0) }
-                    plan.upsertedConditions += conditions.upserted.map { (.stored(record.id), campaign.kind, $0) }
-                }
-                for locale in difference.contentLocales {
-                    if record.spec.content[locale] != nil { plan.deletedContent.append((record.id, campaign.kind, locale)) }
-                    if let content = campaign.content[locale] {
-                        plan.insertedContent.append((.stored(record.id), locale, content))
-                    }
-                }
-                var after = campaign
-                if after.messageKey == nil { after.messageKey = record.spec.messageKey }  // kept, not cleared
-                plan.steps.append(
-                    ApplyStep(
-                        action: .update, entity: "campaign", path: campaignPath, details: difference.fields,
-                        before: CampaignsDocument.yaml(of: record.spec), after: CampaignsDocument.yaml(of: after)))
-            } else {
-                // CampaignRepository.create
-                try check(campaign, in: appSpec, requireReadiness: nil)
-                var spec = campaign
-                if spec.kind == .alert, spec.messageKey == nil {
-                    spec.messageKey = MessageKey.defaultKey(for: spec.startsAt ?? now, taken: try taken(in: app))
-                }
-                plan.newCampaigns.append((app, spec))
-                let planned = PlannedCampaign.new(plan.newCampaigns.count - 1)
-                if let key = spec.messageKey {
-                    try take(key, in: app)
-                    plan.messageKeys.append((app, planned, key))
-                }
-                plan.upsertedConditions += ConditionChanges(from: nil, to: spec.conditions).upserted.map { (planned, spec.kind, $0) }
-                for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
-                    plan.insertedContent.append((planned, locale, content))
-                }
-                plan.steps.append(
-                    ApplyStep(action: .create, entity: "campaign", path: campaignPath, details: [campaign.kind.rawValue]))
-            }
+            try planCampaign(campaign, over: stored[campaign.key], app: app, appSpec: appSpec, path: path, into: &plan)
         }
-        // CampaignRepository.setStatus(.archived) for the campaigns the file no longer lists.
+        // The campaigns the file no longer lists are archived.
         let listed = Set(desired.map(\.key))
         for (key, record) in stored.sorted(by: { $0.key < $1.key }) where !listed.contains(key) && record.spec.status != .archived {
             var spec = record.spec
@@ -167,6 +119,64 @@ struct ApplyPlanner {
             plan.changedCampaigns.append((record.id, spec))
             plan.steps.append(ApplyStep(action: .archive, entity: "campaign", path: "\(path)/\(key)", details: []))
         }
+    }
+
+    /// Plans bringing one campaign of `app` to `campaign`: an update of `record`, or a new
+    /// campaign when there is none. This is the one place a campaign's rows are planned,
+    /// for a whole file and for one campaign changed from the CLI alike. Returns the
+    /// campaign as it will be stored (an alert's message key given out or kept) and the
+    /// fields that change (none: nothing planned).
+    @discardableResult
+    mutating func planCampaign(
+        _ campaign: CampaignSpec, over record: CampaignRecord?, app: PlannedApp, appSpec: AppSpec, path: String,
+        into plan: inout ApplyPlan
+    ) throws -> (stored: CampaignSpec, changes: [FieldChange]) {
+        let campaignPath = "\(path)/\(campaign.key)"
+        guard let record else {
+            try check(campaign, in: appSpec, requireReadiness: nil)
+            var spec = campaign
+            if spec.kind == .alert, spec.messageKey == nil {
+                spec.messageKey = MessageKey.defaultKey(for: spec.startsAt ?? now, taken: try taken(in: app))
+            }
+            plan.newCampaigns.append((app, spec))
+            let planned = PlannedCampaign.new(plan.newCampaigns.count - 1)
+            if let key = spec.messageKey {
+                try take(key, in: app)
+                plan.messageKeys.append((app, planned, key))
+            }
+            plan.upsertedConditions += ConditionChanges(from: nil, to: spec.conditions).upserted.map { (planned, spec.kind, $0) }
+            for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
+                plan.insertedContent.append((planned, locale, content))
+            }
+            plan.steps.append(ApplyStep(action: .create, entity: "campaign", path: campaignPath, details: [campaign.kind.rawValue]))
+            return (spec, [])
+        }
+        if let refusal = CampaignRepository.kindChangeRefusal(record.spec, campaign) { throw refusal }
+        let becomesActive = campaign.status == .active && record.spec.status != .active
+        try check(campaign, in: appSpec, requireReadiness: becomesActive)
+        let difference = CampaignDifference(from: record.spec, to: campaign)
+        let stored = difference.stored
+        guard !difference.isEmpty else { return (stored, []) }
+        if difference.row { plan.changedCampaigns.append((record.id, campaign)) }
+        if let key = difference.messageKey {
+            try take(key, in: app)
+            plan.messageKeys.append((app, .stored(record.id), key))
+        }
+        if let conditions = difference.conditions {
+            plan.deletedConditions += conditions.deleted.map { (record.id, $0) }
+            plan.upsertedConditions += conditions.upserted.map { (.stored(record.id), campaign.kind, $0) }
+        }
+        for locale in difference.contentLocales {
+            if record.spec.content[locale] != nil { plan.deletedContent.append((record.id, campaign.kind, locale)) }
+            if let content = campaign.content[locale] {
+                plan.insertedContent.append((.stored(record.id), locale, content))
+            }
+        }
+        plan.steps.append(
+            ApplyStep(
+                action: .update, entity: "campaign", path: campaignPath, details: difference.fields,
+                before: CampaignsDocument.yaml(of: record.spec), after: CampaignsDocument.yaml(of: stored)))
+        return (stored, difference.changes)
     }
 
     private func check(_ spec: CampaignSpec, in app: AppSpec, requireReadiness: Bool?) throws {

@@ -14,7 +14,31 @@ extension HeraldDatabase {
     /// Runs `body` in one transaction that first takes the apply turn of every tenant of
     /// `tenants` (all tenants a campaigns file names). `wait: false` throws
     /// `StoreError.busy(applyBusy)` at once when another apply holds one of them.
-    public func transaction<T>(applyingTo tenants: [Slug], wait: Bool, _ body: (UnitOfWork) throws -> T) throws -> T {
+    /// `rollingBack`: a dry run, whose transaction is rolled back once `body` returned its value.
+    public func transaction<T>(
+        applyingTo tenants: [Slug], wait: Bool, rollingBack: Bool = false, _ body: (UnitOfWork) throws -> T
+    ) throws -> T {
+        var planned: T?
+        do {
+            let result = try applyTurn(tenants, wait: wait) { unit in
+                let result = try body(unit)
+                if rollingBack {
+                    planned = result
+                    throw RolledBack()
+                }
+                return result
+            }
+            return result
+        } catch is RolledBack {
+            guard let planned else { throw StoreError.database("a dry run lost its result") }
+            return planned
+        }
+    }
+
+    /// The rollback of a dry run, thrown out of its transaction.
+    private struct RolledBack: Error {}
+
+    private func applyTurn<T>(_ tenants: [Slug], wait: Bool, _ body: (UnitOfWork) throws -> T) throws -> T {
         let names = Set(tenants.map(\.rawValue)).sorted()
         do {
             return try transaction { unit in

@@ -206,3 +206,13 @@ private struct Columns {
 
     var parameters: [any PostgresEncodable] { arrays }
 }
+
+extension BannerView {
+    /// banner_views' two source columns (file_url, inline_html): exactly one is set.
+    var storedSource: (file: String?, html: String?) {
+        switch source {
+        case .file(let url): (url.rawValue, nil)
+        case .html(let text): (nil, text)
+        }
+    }
+}

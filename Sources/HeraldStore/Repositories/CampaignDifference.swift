@@ -1,9 +1,13 @@
 import HeraldCore
 
-/// What bringing a stored campaign from `old` to `new` writes, part by part. `save` and
-/// `apply` both write exactly this (one campaign at a time, or many at once), so the rows
-/// they touch — and the audit rows the triggers write for them — are the same.
+/// What bringing a stored campaign from `old` to `new` writes, part by part, worked out from
+/// the one list of changed fields (`CampaignSpec.changes(from:)`) that `campaign update`
+/// prints, apply's plan summarises (`fields`) and the planner writes.
 struct CampaignDifference {
+    /// The campaign as it will be stored: `new`, keeping the old message key when `new` has none.
+    let stored: CampaignSpec
+    /// Every changed field, old → new.
+    let changes: [FieldChange]
     /// The campaigns row itself (name, status, schedule, priority, locales).
     let row: Bool
     /// A new current message key (never a removal: a spec without one keeps the old).
@@ -13,45 +17,43 @@ struct CampaignDifference {
     /// Locales whose content differs, sorted: each is deleted (when it was there) and
     /// inserted again (when it still is), never updated in place.
     let contentLocales: [LocaleTag]
-    /// The names `save` returns and `apply` prints, in this order.
+    /// The parts that changed, as apply prints them: name, status, schedule, priority,
+    /// locales, messageKey, conditions, content.<locale>, in this order.
     let fields: [String]
 
     init(from old: CampaignSpec, to new: CampaignSpec) {
-        var fields: [String] = []
-        row =
-            old.name != new.name || old.status != new.status || old.startsAt != new.startsAt
-            || old.endsAt != new.endsAt || old.priority != new.priority || old.locales != new.locales
-        if row {
-            if old.name != new.name { fields.append("name") }
-            if old.status != new.status { fields.append("status") }
-            if old.startsAt != new.startsAt || old.endsAt != new.endsAt { fields.append("schedule") }
-            if old.priority != new.priority { fields.append("priority") }
-            if old.locales != new.locales { fields.append("locales") }
-        }
-        if let key = new.messageKey, key != old.messageKey {
-            messageKey = key
-            fields.append("messageKey")
-        } else {
-            messageKey = nil
-        }
-        if old.conditions != new.conditions {
-            conditions = ConditionChanges(from: old.conditions, to: new.conditions)
-            fields.append("conditions")
-        } else {
-            conditions = nil
-        }
-        var locales: [LocaleTag] = []
-        if old.content != new.content {
-            for locale in Set(old.content.keys).union(new.content.keys).sorted() where old.content[locale] != new.content[locale] {
-                locales.append(locale)
-                fields.append("content.\(locale)")
-            }
-        }
-        contentLocales = locales
+        var stored = new
+        if stored.messageKey == nil { stored.messageKey = old.messageKey }  // kept, not cleared
+        self.stored = stored
+        changes = stored.changes(from: old)
+        let fields = Self.parts(changes)
         self.fields = fields
+        row = fields.contains { ["name", "status", "schedule", "priority", "locales"].contains($0) }
+        messageKey = fields.contains("messageKey") ? stored.messageKey : nil
+        conditions = fields.contains("conditions") ? ConditionChanges(from: old.conditions, to: new.conditions) : nil
+        contentLocales = Array(Set(changes.compactMap(\.locale))).sorted()
     }
 
-    var isEmpty: Bool { fields.isEmpty }
+    var isEmpty: Bool { changes.isEmpty }
+
+    /// The parts of a campaign `changes` touch, as apply prints them, in their order.
+    static func parts(_ changes: [FieldChange]) -> [String] {
+        var parts: [String] = []
+        for change in changes {
+            let part: String =
+                if let locale = change.locale {
+                    "content.\(locale)"
+                } else if change.field == "startsAt" || change.field == "endsAt" {
+                    "schedule"
+                } else if change.field.hasPrefix("conditions.") {
+                    "conditions"
+                } else {
+                    change.field
+                }
+            if parts.last != part { parts.append(part) }
+        }
+        return parts
+    }
 }
 
 /// The condition rows that change when a campaign's conditions go from `previous` to `wanted`:

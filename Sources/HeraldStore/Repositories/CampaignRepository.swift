@@ -36,67 +36,43 @@ public struct CampaignRepository {
 
     // MARK: Writing
 
+    /// Brings one campaign of `app` to `desired` — a new campaign when `current` is nil —
+    /// through the same planner and writer as `apply` (a plan of one campaign): the rules,
+    /// the rows written and so the audit rows are apply's. Returns the campaign as stored and
+    /// the fields that changed (an update that changes nothing writes nothing).
+    @discardableResult
+    public func write(_ desired: CampaignSpec, over current: CampaignRecord?, in app: AppRecord, now: Date = Date()) throws
+        -> (stored: CampaignSpec, changes: [FieldChange])
+    {
+        let connection = connection
+        var planner = ApplyPlanner(now: now) {
+            var keys: [Int64: Set<String>] = [:]
+            for row in try connection.query(ApplySQL.messageKeys, [[String(app.id)]]) {
+                keys[try row.decode("app_id"), default: []].insert(try row.decode("message_key"))
+            }
+            return keys
+        }
+        var plan = ApplyPlan()
+        let written = try planner.planCampaign(
+            desired, over: current, app: .stored(app.id), appSpec: app.spec, path: "\(tenant.slug)/\(app.spec.slug)", into: &plan)
+        if !plan.writesNothing { try ApplyWriter(connection: connection).write(plan) }
+        return written
+    }
+
     /// Creates a campaign. An alert without a message key gets the default one
     /// (`YYYY/MM/DD` of its start, else today, with `-2`, `-3`… when taken).
     @discardableResult
     public func create(_ spec: CampaignSpec, in app: AppRecord, now: Date = Date()) throws -> CampaignRecord {
-        var spec = spec
-        try check(spec, in: app, now: now)
-        if spec.kind == .alert, spec.messageKey == nil {
-            spec.messageKey = try defaultMessageKey(for: spec.startsAt ?? now, app: app)
-        }
-        let rows = try connection.query(
-            """
-            INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales)
-            VALUES ($1, $2, $3::campaign_kind, $4, $5::campaign_status, $6, $7, $8, $9::text[]::locale_tag[])
-            RETURNING id
-            """,
-            [app.id, spec.key.rawValue, spec.kind.rawValue, spec.name, spec.status.rawValue,
-             spec.startsAt, spec.endsAt, spec.priority, spec.locales?.map(\.rawValue)])
-        let id: Int64 = try rows[0].decode("id")
-        let writer = CampaignContentWriter(connection: connection, campaignID: id, kind: spec.kind)
-        if let messageKey = spec.messageKey {
-            try writer.assignMessageKey(messageKey, appID: app.id)
-        }
-        try writer.replaceConditions(ConditionChanges(from: nil, to: spec.conditions))
-        for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
-            try writer.insertContent(content, locale: locale)
-        }
+        try write(spec, over: nil, in: app, now: now)
         return try find(spec.key, in: app)
     }
 
     /// Brings the stored campaign to `spec`, writing only what differs (so the audit log
-    /// shows real changes). Returns the names of the fields that changed.
+    /// shows real changes). Returns the parts that changed, as apply names them.
     @discardableResult
     public func save(_ spec: CampaignSpec, in app: AppRecord, now: Date = Date()) throws -> [String] {
         let current = try find(spec.key, in: app)
-        if let refusal = Self.kindChangeRefusal(current.spec, spec) { throw refusal }
-        let becomesActive = spec.status == .active && current.spec.status != .active
-        try check(spec, in: app, now: now, requireReadiness: becomesActive)
-        let old = current.spec
-        let difference = CampaignDifference(from: old, to: spec)
-        if difference.row {
-            try connection.execute(
-                """
-                UPDATE campaigns SET name = $2, status = $3::campaign_status, starts_at = $4, ends_at = $5,
-                    priority = $6, locales = $7::text[]::locale_tag[]
-                WHERE id = $1
-                """,
-                [current.id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority,
-                 spec.locales?.map(\.rawValue)])
-        }
-        let writer = CampaignContentWriter(connection: connection, campaignID: current.id, kind: spec.kind)
-        if let key = difference.messageKey {
-            try writer.assignMessageKey(key, appID: app.id)
-        }
-        if let conditions = difference.conditions {
-            try writer.replaceConditions(conditions)
-        }
-        for locale in difference.contentLocales {
-            if old.content[locale] != nil { try writer.deleteContent(locale: locale) }
-            if let after = spec.content[locale] { try writer.insertContent(after, locale: locale) }
-        }
-        return difference.fields
+        return CampaignDifference.parts(try write(spec, over: current, in: app, now: now).changes)
     }
 
     /// Sets a campaign's status; activating checks that it could be published.
@@ -106,21 +82,16 @@ public struct CampaignRepository {
     {
         var campaign = try find(key, in: app)
         guard campaign.spec.status != status else { return campaign }
+        let current = campaign
         campaign.spec.status = status
-        try save(campaign.spec, in: app, now: now)
-        return try find(key, in: app)
+        campaign.spec = try write(campaign.spec, over: current, in: app, now: now).stored
+        return campaign
     }
 
     // MARK: Rules that need the app
 
-    /// The spec's own rules, the app-relative ones (locales), and when the campaign is or
-    /// becomes active, whether it could be published at all.
-    func check(_ spec: CampaignSpec, in app: AppRecord, now: Date, requireReadiness: Bool? = nil) throws {
-        let problems = Self.problems(spec, in: app.spec, now: now, requireReadiness: requireReadiness)
-        guard problems.isEmpty else { throw StoreError.invalid(problems) }
-    }
-
-    /// `check`'s problems, one line each (also what `apply` checks, campaign by campaign).
+    /// Why `spec` cannot be stored in `app` (one line each): its own rules, the app-relative ones
+    /// (locales), and, when it is or becomes active, whether it could be published at all.
     static func problems(_ spec: CampaignSpec, in app: AppSpec, now: Date, requireReadiness: Bool? = nil) -> [String] {
         var problems = (spec.problems() + spec.problems(defaultLocale: app.defaultLocale)).map(\.description)
         let supported = Set(app.locales)
@@ -146,12 +117,5 @@ public struct CampaignRepository {
         return StoreError.invalid([
             "campaign \(spec.key) is a \(current.kind) campaign; its kind cannot change (create a new campaign instead)"
         ])
-    }
-
-    private func defaultMessageKey(for date: Date, app: AppRecord) throws -> MessageKey {
-        let rows = try connection.query(
-            "SELECT message_key FROM alert_message_keys WHERE app_id = $1", [app.id])
-        let taken = Set(try rows.map { try $0.decode("message_key", as: String.self) })
-        return MessageKey.defaultKey(for: date, taken: taken)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct AppCommand: ParsableCommand {
@@ -42,8 +43,7 @@ struct AppCommand: ParsableCommand {
                     locales: Array(Set(try parseLocales(locales ?? "") + [defaultLocale])).sorted(),
                     baseURL: try baseURL.map { try HTTPURL($0) }, campaigns: [])
                 try throwIfProblems(spec.problems())
-                let database = try Environment.openDatabase()
-                let app = try database.inTenant(try tenant.slug(in: database)) { try $0.apps.create(spec) }
+                let app = try AppCatalog(Environment.openDatabase(), tenant: tenant.named()).create(spec)
                 if output.json {
                     try printJSON(AppJSON(app))
                 } else {
@@ -61,8 +61,7 @@ struct AppCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let database = try Environment.openDatabase()
-                let apps = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.apps.list() }
+                let apps = try AppCatalog(Environment.openDatabase(), tenant: tenant.named()).list()
                 if output.json {
                     try printJSON(apps.map(AppJSON.init))
                     return
@@ -89,8 +88,7 @@ struct AppCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let slug = try Slug(slug)
-                let database = try Environment.openDatabase()
-                let app = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.apps.find(slug) }
+                let app = try AppCatalog(Environment.openDatabase(), tenant: tenant.named()).find(slug)
                 if output.json {
                     try printJSON(AppJSON(app))
                     return
@@ -146,8 +144,7 @@ struct AppCommand: ParsableCommand {
                 guard !changes.isEmpty else {
                     throw InputError(message: "nothing to change: give at least one option (see --help)", code: ExitStatus.usage)
                 }
-                let database = try Environment.openDatabase()
-                let app = try database.inTenant(try tenant.slug(in: database)) { try $0.apps.update(slug, changes) }
+                let app = try AppCatalog(Environment.openDatabase(), tenant: tenant.named()).update(slug, changes)
                 if output.json {
                     try printJSON(AppJSON(app))
                 } else {

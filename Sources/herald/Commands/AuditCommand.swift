@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct AuditCommand: ParsableCommand {
@@ -74,8 +75,7 @@ struct AuditCommand: ParsableCommand {
             }
             let filter = AuditFilter(
                 since: since, actor: actor, app: try app.map { try Slug($0) }, campaign: try campaign.map { try Slug($0) }, limit: limit)
-            let database = try Environment.openDatabase()
-            let entries = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.audit.changes(filter) }
+            let entries = try AuditJob(Environment.openDatabase()).changes(tenant: tenant.named(), filter)
             if output.json {
                 /// `before` and `after` are the row as it was and became (columns in camelCase), or null.
                 struct Entry: Encodable {

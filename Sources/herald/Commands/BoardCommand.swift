@@ -3,7 +3,7 @@ import Foundation
 import HeraldBoard
 import HeraldCore
 import HeraldPublish
-import HeraldStore
+import HeraldJobs
 
 struct BoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,10 +50,11 @@ struct BoardCommand: ParsableCommand {
             }
             let moment = try at.map { try flagTime($0, flag: "--at") }
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
-            let database = try Environment.openDatabase()
-            let outcome = try Self.write(
-                database, to: outURL, tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
-                siteBaseURL: try baseURL.map { try HTTPURL($0) }, runs: runs)
+            let outcome = try BoardJob(Environment.openDatabase()).write(
+                to: outURL,
+                BoardJob.Options(
+                    tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
+                    siteBaseURL: try baseURL.map { try HTTPURL($0) }, runs: runs))
             let changed = !outcome.written.isEmpty || !outcome.removed.isEmpty
             if quiet, !changed { return }
             if output.json {
@@ -65,35 +66,6 @@ struct BoardCommand: ParsableCommand {
             print(
                 "board: \(outcome.written.count) written, \(outcome.unchanged) unchanged, \(outcome.removed.count) removed; "
                     + "open \(outURL.appendingPathComponent(Board.indexPath).path)")
-        }
-    }
-
-    /// Reads what the board shows and writes it under `out` (only `out/board/`: anything else
-    /// there is left alone), refusing a folder that holds a published site.
-    static func write(
-        _ database: HeraldDatabase, to out: URL, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int = 30,
-        siteBaseURL: HTTPURL? = nil, runs: Int = 20
-    ) throws -> SiteWriter.Outcome {
-        let writer = SiteWriter(root: out)
-        let foreign = writer.readManifest().files.keys.filter { !$0.hasPrefix(Board.folder + "/") }
-        if let example = foreign.sorted().first {
-            throw InputError(
-                message: "\(out.path) holds files Herald published (\(example), …): give the board its own folder, "
-                    + "such as \(out.path)-board", code: ExitStatus.usage)
-        }
-        let input = try BoardData.read(
-            database, tenant: tenant, app: app, at: at, atIsExplicit: atIsExplicit, days: days, siteBaseURL: siteBaseURL, runs: runs)
-        let files = Board.render(input)
-        // Two boards into one folder (overlapping cron runs) would race on its manifest: one waits for none.
-        return try database.asOperator { session in
-            guard try session.tryFolderLock(out.path) else {
-                throw StoreError.busy("another herald board is writing \(out.path); try again later")
-            }
-            do {
-                return try writer.sync(files, scope: [[Board.folder]])
-            } catch {
-                throw InputError(message: "cannot write the board under \(out.path): \(error)", code: ExitStatus.cannotCreate)
-            }
         }
     }
 }

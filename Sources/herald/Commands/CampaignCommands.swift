@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct CampaignCommand: ParsableCommand {
@@ -16,6 +17,12 @@ struct CampaignCommand: ParsableCommand {
     struct AppOptions: ParsableArguments {
         @OptionGroup var tenant: TenantOption
         @OptionGroup var app: RequiredAppOption
+
+        /// The campaigns of this app, on the command's database.
+        func editing() throws -> CampaignEditing {
+            let (tenant, app) = (try tenant.named(), try app.slug())
+            return CampaignEditing(try Environment.openDatabase(), tenant: tenant, app: app)
+        }
     }
 
     struct Create: ParsableCommand {
@@ -63,20 +70,17 @@ struct CampaignCommand: ParsableCommand {
                     messageKey: try messageKey.map { try MessageKey($0) }, content: [:])
                 try schedule.apply(to: &spec)
                 spec.conditions = try addConditions(all: allConditions, any: anyConditions, kind: kind, to: ConditionSet())
-                let database = try Environment.openDatabase()
-                let (app, record) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
-                    let app = try session.apps.find(try where_.app.slug())
-                    let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
-                    if let content = try contentOptions.content(kind: kind, existing: nil) {
-                        spec.content[locale] = content
-                    }
-                    return (app, try session.campaigns.create(spec, in: app))
+                let locale = try contentOptions.locale.map { try LocaleTag($0) }
+                let content = try contentOptions.content(kind: kind, existing: nil)
+                let (app, created) = try where_.editing().create { app in
+                    if let content { spec.content[locale ?? app.defaultLocale] = content }
+                    return spec
                 }
                 if output.json {
-                    try printJSON(CampaignJSON(record.spec, app: app.spec.slug, detail: app.spec))
+                    try printJSON(CampaignJSON(created, app: app.slug, detail: app))
                 } else {
-                    var line = "created \(kind) campaign \(record.spec.key) (draft)"
-                    if let key = record.spec.messageKey { line += ", message key \(key)" }
+                    var line = "created \(kind) campaign \(created.key) (draft)"
+                    if let key = created.messageKey { line += ", message key \(key)" }
                     print(line)
                 }
             }
@@ -102,10 +106,8 @@ struct CampaignCommand: ParsableCommand {
                     }
                     return status
                 }
-                let database = try Environment.openDatabase()
-                let tenantSpec = try database.inTenant(try tenant.slug(in: database), readOnly: true) { session in
-                    try session.spec(app: try ShellDefaults.app(app).map { try Slug($0) })
-                }
+                let app = try ShellDefaults.app(app).map { try Slug($0) }
+                let tenantSpec = try AppCatalog(Environment.openDatabase(), tenant: tenant.named()).spec(app: app)
                 let rows = tenantSpec.apps.flatMap { app in
                     app.campaigns.filter { status == nil || $0.status == status }.map { (app.slug, $0) }
                 }
@@ -138,15 +140,12 @@ struct CampaignCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let database = try Environment.openDatabase()
-                let (app, record) = try database.inTenant(try where_.tenant.slug(in: database), readOnly: true) { session in
-                    let app = try session.apps.find(try where_.app.slug())
-                    return (app, try session.campaigns.find(try Slug(key), in: app))
-                }
+                let key = try Slug(key)
+                let (app, record) = try where_.editing().find(key)
                 if output.json {
-                    try printJSON(CampaignJSON(record.spec, app: app.spec.slug, detail: app.spec))
+                    try printJSON(CampaignJSON(record.spec, app: app.slug, detail: app))
                 } else {
-                    print(CampaignText.describe(record, app: app.spec))
+                    print(CampaignText.describe(record.spec, app: app))
                 }
             }
         }
@@ -189,33 +188,30 @@ struct CampaignCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let database = try Environment.openDatabase()
-                let (app, before, after) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
-                    let app = try session.apps.find(try where_.app.slug())
-                    let before = try session.campaigns.find(try Slug(key), in: app).spec
-                    var spec = before
+                let key = try Slug(key)
+                let messageKey = try messageKey.map { try MessageKey($0) }
+                let removedContent = try removeContent.map { try LocaleTag($0) }
+                let locale = try contentOptions.locale.map { try LocaleTag($0) }
+                let edit = try where_.editing().edit(key) { spec, app in
                     if let name { spec.name = name }
                     if clearStarts || clear.contains(.starts) { spec.startsAt = nil }
                     if clearEnds || clear.contains(.ends) { spec.endsAt = nil }
                     if allLocales || clear.contains(.locales) { spec.locales = nil }
                     try schedule.apply(to: &spec)
-                    if let messageKey { spec.messageKey = try MessageKey(messageKey) }
-                    for raw in removeContent {
-                        let locale = try LocaleTag(raw)
+                    if let messageKey { spec.messageKey = messageKey }
+                    for locale in removedContent {
                         guard spec.content.removeValue(forKey: locale) != nil else {
                             throw InputError(message: "campaign \(spec.key) has no content for \(locale) to remove")
                         }
                     }
-                    let locale = try contentOptions.locale.map { try LocaleTag($0) } ?? app.spec.defaultLocale
+                    let locale = locale ?? app.defaultLocale
                     if let content = try contentOptions.content(
                         kind: spec.kind, existing: spec.content[locale], clearing: Set(clear), removingViews: removeViews)
                     {
                         spec.content[locale] = content
                     }
-                    _ = try session.campaigns.save(spec, in: app)
-                    return (app, before, try session.campaigns.find(spec.key, in: app).spec)
                 }
-                try printUpdate(before: before, after: after, app: app.spec, json: output.json)
+                try printUpdate(edit, json: output.json)
             }
         }
     }
@@ -261,39 +257,14 @@ private func setStatus(
     _ status: CampaignStatus, key: String, where_: CampaignCommand.AppOptions, force: Bool = false, json: Bool
 ) throws {
     try reportingFailures {
-        let database = try Environment.openDatabase()
-        let (app, record) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
-            let app = try session.apps.find(try where_.app.slug())
-            let key = try Slug(key)
-            if status == .active, !force {
-                let current = try session.campaigns.find(key, in: app).spec
-                if current.status == .archived { throw InputError(message: archivedRefusal(current), code: ExitStatus.usage) }
-            }
-            return (app, try session.campaigns.setStatus(key, status, in: app))
-        }
+        let key = try Slug(key)
+        let edit = try where_.editing().setStatus(key, status, force: force)
         if json {
-            try printJSON(CampaignJSON(record.spec, app: app.spec.slug, detail: app.spec))
+            try printJSON(CampaignJSON(edit.after, app: edit.app.slug, detail: edit.app))
         } else {
-            print("campaign \(record.spec.key) is \(record.spec.status.rawValue)")
+            print("campaign \(edit.after.key) is \(edit.after.status.rawValue)")
         }
     }
-}
-
-/// Why an archived campaign needs --force: what devices remember of it, by kind.
-private func archivedRefusal(_ campaign: CampaignSpec) -> String {
-    let remembered: String =
-        switch campaign.kind {
-        case .banner:
-            "devices that showed banner \(campaign.key) keep its history under that notification id "
-                + "(neverDisplayed stays false for them; last display and launch counts carry on)"
-        case .alert:
-            "devices that saw or dismissed message key \(campaign.messageKey?.rawValue ?? "-") never show it again; "
-                + "give it a new key with `campaign update --message-key` if they should"
-        case .story:
-            "stories keep no state on devices, but the push files under its key come back"
-        }
-    return "campaign \(campaign.key) is archived; activating it again publishes it under the same identity: "
-        + "\(remembered). Pass --force to activate it anyway"
 }
 
 /// `--starts`, `--ends`, `--priority`, `--locales` for create and update.

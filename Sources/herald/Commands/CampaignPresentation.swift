@@ -1,7 +1,7 @@
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldPublish
-import HeraldStore
 
 /// A campaign for `--json`.
 struct CampaignJSON: Encodable {
@@ -63,8 +63,7 @@ struct CampaignJSON: Encodable {
 
 /// A campaign for people: `campaign show`.
 enum CampaignText {
-    static func describe(_ record: CampaignRecord, app: AppSpec, now: Date = Date()) -> String {
-        let spec = record.spec
+    static func describe(_ spec: CampaignSpec, app: AppSpec, now: Date = Date()) -> String {
         var lines = [
             "campaign     \(spec.key) (\(spec.kind.rawValue))",
             "name         \(Excerpt.escaped(spec.name))",
@@ -176,16 +175,15 @@ struct ChangeJSON: Encodable {
 
 /// What `campaign update` and `campaign condition add|remove` print: every changed field,
 /// old → new, or with --json the campaign as it is now with its `changes`.
-func printUpdate(before: CampaignSpec, after: CampaignSpec, app: AppSpec, json: Bool) throws {
-    let changes = after.changes(from: before)
+func printUpdate(_ edit: CampaignEditing.Edit, json: Bool) throws {
     if json {
-        var campaign = CampaignJSON(after, app: app.slug, detail: app)
-        campaign.changes = changes.map(ChangeJSON.init)
+        var campaign = CampaignJSON(edit.after, app: edit.app.slug, detail: edit.app)
+        campaign.changes = edit.changes.map(ChangeJSON.init)
         try printJSON(campaign)
-    } else if changes.isEmpty {
+    } else if edit.changes.isEmpty {
         print("no change")
     } else {
-        print("updated \(after.key): \(changes.count) change(s)")
-        for change in changes { print("  " + ChangeJSON.line(change)) }
+        print("updated \(edit.after.key): \(edit.changes.count) change(s)")
+        for change in edit.changes { print("  " + ChangeJSON.line(change)) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldPublish
+import HeraldJobs
 import HeraldStore
 
 /// Reads and parses a campaigns file, reporting every problem with its path.
@@ -52,8 +53,6 @@ struct ApplyCommand: ParsableCommand {
     @Flag(help: "Wait for another apply of the same tenant instead of exiting 75.") var wait = false
     @OptionGroup var output: JSONFlag
 
-    private struct DryRun: Error { let steps: [ApplyStep] }
-
     /// An update's unified diff of the entity as the campaigns file writes it; nil otherwise.
     static func diff(_ step: ApplyStep) -> String? {
         guard let before = step.before, let after = step.after else { return nil }
@@ -69,23 +68,7 @@ struct ApplyCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let document = try readCampaignsFile(file)
-            let database = try Environment.openDatabase()
-            let login = try database.login()
-            if let own = login.operatedTenant, let other = document.tenants.first(where: { $0.slug != own }) {
-                throw InputError(
-                    message: "\(file) names tenant \(other.slug): \(login.name) operates tenant \(own) only, so it applies files of \(own) alone",
-                    code: ExitStatus.noPermission)
-            }
-            let steps: [ApplyStep]
-            do {
-                steps = try database.transaction(applyingTo: document.tenants.map(\.slug), wait: wait) { unit in
-                    let steps = try CampaignsApplier().apply(document, in: unit)
-                    if dryRun { throw DryRun(steps: steps) }  // rolls the transaction back
-                    return steps
-                }
-            } catch let dryRun as DryRun {
-                steps = dryRun.steps
-            }
+            let steps = try ApplyJob(Environment.openDatabase(), wait: wait).apply(document, source: file, dryRun: dryRun)
             if output.json {
                 /// `diff`: an update's old and new values, as a unified diff of it in the file's form.
                 struct Step: Encodable { let action, entity, path: String; let details: [String]; let diff: String? }
@@ -196,8 +179,7 @@ struct ExportCommand: ParsableCommand {
                 throw InputError(message: "--json describes the file -o writes; without -o the YAML itself goes to standard output", code: ExitStatus.usage)
             }
             let app = try app.map { try Slug($0) }
-            let database = try Environment.openDatabase()
-            let spec = try database.inTenant(try tenant.slug(in: database), readOnly: true) { try $0.spec(app: app) }
+            let spec = try AppCatalog(Environment.openDatabase(), tenant: tenant.named()).spec(app: app)
             let yaml = CampaignsDocument(version: CampaignsDocument.currentVersion, tenants: [spec]).yaml()
             if let output {
                 do {

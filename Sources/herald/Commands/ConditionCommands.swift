@@ -1,6 +1,6 @@
 import ArgumentParser
 import HeraldCore
-import HeraldStore
+import HeraldJobs
 
 struct ConditionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -81,18 +81,10 @@ struct ConditionCommand: ParsableCommand {
 }
 
 private func changeConditions(
-    key: String, where_: CampaignCommand.AppOptions, json: Bool, _ change: (inout CampaignSpec) throws -> Void
+    key: String, where_: CampaignCommand.AppOptions, json: Bool, _ change: @escaping (inout CampaignSpec) throws -> Void
 ) throws {
-    let database = try Environment.openDatabase()
-    let (app, before, after) = try database.inTenant(try where_.tenant.slug(in: database)) { session in
-        let app = try session.apps.find(try where_.app.slug())
-        let before = try session.campaigns.find(try Slug(key), in: app).spec
-        var spec = before
-        try change(&spec)
-        _ = try session.campaigns.save(spec, in: app)
-        return (app, before, try session.campaigns.find(spec.key, in: app).spec)
-    }
-    try printUpdate(before: before, after: after, app: app.spec, json: json)
+    let key = try Slug(key)
+    try printUpdate(try where_.editing().edit(key) { spec, _ in try change(&spec) }, json: json)
 }
 
 /// Parses `--all`/`--any` TYPE=VALUE assignments into `set`, reporting every bad one.

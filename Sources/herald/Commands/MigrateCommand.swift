@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldJobs
 import HeraldStore
 
 struct MigrateCommand: ParsableCommand {
@@ -28,16 +29,14 @@ struct MigrateCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let database = try Environment.openDatabase(requireCurrentSchema: false, ownerOnly: "migrating the schema")
+            let schema = SchemaJob(try Environment.openDatabase(requireCurrentSchema: false, ownerOnly: "migrating the schema"))
             if status {
-                try printStatus(database.migrationStatus())
+                try printStatus(schema.status())
                 return
             }
-            let applied = try database.migrate { migration in
+            let (applied, repaired) = try schema.migrate { migration in
                 if !output.json { print("applying \(migration.name)") }
             }
-            // Roles, rights, owners and tenants' logins: what a restore on a new server lacks.
-            let repaired = try database.ensureAccess()
             if output.json {
                 try printJSON(["applied": applied, "repaired": repaired])
             } else {

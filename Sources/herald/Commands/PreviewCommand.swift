@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldPublish
-import HeraldStore
+import HeraldJobs
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,57 +84,12 @@ struct PreviewCommand: ParsableCommand {
                 device.flags[id, default: []].insert(name)
             }
 
-            let database = try Environment.openDatabase()
-            let tenant = try tenantOption.slug(in: database)
-            let appSpec = try database.inTenant(tenant, readOnly: true) { try $0.spec(app: app) }.apps.first
-            guard let appSpec else { throw StoreError.notFound(what: "app", name: "\(tenant)/\(app)", listCommand: "herald app list") }
-            guard appSpec.locales.contains(locale) else {
-                throw ValidationError(
-                    message: "app \(app) does not publish locale \(locale) (its locales: \(appSpec.locales.map(\.rawValue).joined(separator: ", ")))")
-            }
-            let files = try publishedFiles(database: database, tenant: tenant, app: app, locale: locale, at: at)
-            let result = Self.evaluate(files, app: appSpec, locale: locale, at: at, device: device)
+            let source: PreviewJob.Source =
+                if let out { .folder(URL(fileURLWithPath: out)) } else { .compiled(siteBaseURL: try baseURL.map { try HTTPURL($0) }) }
+            let result = try PreviewJob(Environment.openDatabase()).preview(
+                tenant: tenantOption.named(), app: app, locale: locale, device: device, at: at, from: source)
             try print(result)
         }
-    }
-
-    /// The locale's files, from DIR or compiled now: name relative to the locale folder → bytes.
-    private func publishedFiles(database: HeraldDatabase, tenant: Slug, app: Slug, locale: LocaleTag, at: Date) throws -> [String: [UInt8]] {
-        let prefix = "\(tenant)/\(app)/\(locale)/"
-        if let out { return try Self.readPublished(out: out, prefix: prefix) }
-        let snapshot = try database.asOperator(.repeatableRead, readOnly: true) { try SnapshotReader($0).read(tenant: tenant, app: app) }
-        let site = SiteCompiler(siteBaseURL: try baseURL.map { try HTTPURL($0) }).compile(snapshot, at: at)
-        var files: [String: [UInt8]] = [:]
-        for file in site.files where file.path.description.hasPrefix(prefix) {
-            files[String(file.path.description.dropFirst(prefix.count))] = file.bytes
-        }
-        return files
-    }
-
-    /// A locale's published files under `out`: name relative to the locale folder → bytes
-    /// (story files by name only).
-    static func readPublished(out: String, prefix: String) throws -> [String: [UInt8]] {
-        let folder = URL(fileURLWithPath: out).appendingPathComponent(prefix)
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw InputError(message: "nothing published for \(prefix) under \(out): run `herald publish --out \(out)` first")
-        }
-        var files: [String: [UInt8]] = [:]
-        for name in ["control.json", "notifications.plist"] {
-            files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
-        }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("stories").path)) ?? [] {
-            files["stories/" + name] = []
-        }
-        return files
-    }
-
-    /// What the device sees, from its locale's files.
-    static func evaluate(_ files: [String: [UInt8]], app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
-        DevicePreview.evaluate(
-            control: files["control.json"] ?? Array("{}".utf8), notifications: files["notifications.plist"] ?? [],
-            storyKeys: files.keys.filter { $0.hasPrefix("stories/") && !$0.hasSuffix(".push.json") }
-                .map { String($0.dropFirst("stories/".count).dropLast(".json".count)) },
-            app: app, locale: locale, at: at, device: device)
     }
 
     private func print(_ result: PreviewResult) throws {

@@ -61,7 +61,7 @@ struct PublishCommand: ParsableCommand {
         try reportingFailures {
             let database = try Environment.openDatabase()
             if history {
-                try printHistory(database)
+                try printHistory(PublishJob(database: database, out: URL(fileURLWithPath: ".")).history(limit: limit))
                 return
             }
             if pruneHistory {
@@ -81,9 +81,6 @@ struct PublishCommand: ParsableCommand {
                 }
                 return
             }
-            // A tenant operator publishes its own tenant's folder (--tenant may be left out).
-            let tenant = try LoginScope.optionalTenant(tenant, in: database)
-            if app != nil, tenant == nil { throw InputError(message: "--app needs --tenant", code: ExitStatus.usage) }
             let outURL = URL(fileURLWithPath: out ?? ".")
             let job = PublishJob(database: database, out: outURL, wait: wait, phaseTimes: Environment.phaseTimes)
             let result: PublishJob.Result
@@ -92,7 +89,7 @@ struct PublishCommand: ParsableCommand {
             } else {
                 let at = try at.map { try flagTime($0, flag: "--at") } ?? Date()
                 result = try job.publish(
-                    at: at, tenant: tenant, app: try app.map { try Slug($0) },
+                    at: at, tenant: try namedTenant(tenant), app: try app.map { try Slug($0) },
                     siteBaseURL: try baseURL.map { try HTTPURL($0) }, dryRun: dryRun, full: full)
             }
             report(result)
@@ -176,8 +173,7 @@ struct PublishCommand: ParsableCommand {
         }
     }
 
-    private func printHistory(_ database: HeraldDatabase) throws {
-        let runs = try database.asOperator(readOnly: true) { try $0.publishRuns.history(limit: limit) }
+    private func printHistory(_ runs: [PublishRun]) throws {
         if output.json {
             struct Run: Encodable {
                 let id: Int64

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct ReportCommand: ParsableCommand {
@@ -19,9 +20,7 @@ struct ReportCommand: ParsableCommand {
             Example: herald report daily --tenant acme --app weather --since 2026-11-01 --format csv
             """)
 
-    enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case campaigns, daily, device
-    }
+    typealias Kind = ReportJob.Kind
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case table, csv, json
@@ -51,18 +50,10 @@ struct ReportCommand: ParsableCommand {
             if kind == .device, device == nil {
                 throw InputError(message: "`herald report device` needs --device ID", code: ExitStatus.usage)
             }
-            let database = try Environment.openDatabase()
             let filter = ReportFilter(
-                tenant: try LoginScope.optionalTenant(ShellDefaults.tenant(tenant), in: database),
-                app: try ShellDefaults.app(app).map { try Slug($0) }, campaign: try campaign.map { try Slug($0) },
-                device: device, since: since, until: until)
-            let table = try database.asOperator(readOnly: true) { session in
-                switch kind {
-                case .campaigns: try session.reports.campaigns(filter)
-                case .daily: try session.reports.daily(filter)
-                case .device: try session.reports.device(filter)
-                }
-            }
+                tenant: try namedTenant(ShellDefaults.tenant(tenant)), app: try ShellDefaults.app(app).map { try Slug($0) },
+                campaign: try campaign.map { try Slug($0) }, device: device, since: since, until: until)
+            let table = try ReportJob(Environment.openDatabase()).report(kind, filter)
             print(Self.render(table, format: format, window: "\(since) … \(until)"), terminator: "")
         }
     }
@@ -114,3 +105,5 @@ struct ReportCommand: ParsableCommand {
         UTCDay(day)?.adding(days: -days).description ?? day
     }
 }
+
+extension ReportJob.Kind: ExpressibleByArgument {}

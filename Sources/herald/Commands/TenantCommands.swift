@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 struct TenantCommand: ParsableCommand {
@@ -39,9 +40,7 @@ struct TenantCommand: ParsableCommand {
         @OptionGroup var login: LoginGrantOptions
 
         func run() throws {
-            try login.grant { session, role, tenant, verifier in
-                try session.operatorAccess.grant(role: role, tenant: tenant, password: verifier)
-            } saying: { outcome, role, tenant in
+            try login.grant(.operator) { outcome, role, tenant in
                 "\(outcome) role \(role): it operates tenant \(tenant) alone (HERALD_DATABASE_URL=postgresql://\(role)@HOST/DATABASE herald ...)"
             }
         }
@@ -62,9 +61,7 @@ struct TenantCommand: ParsableCommand {
         @OptionGroup var output: JSONFlag
 
         func run() throws {
-            try revokeLogin(tenant: tenant, role: role, json: output.json, notGranted: { "did not operate \($0)" }) { session, role, tenant in
-                try session.operatorAccess.revoke(role: role, tenant: tenant)
-            }
+            try revokeLogin(.operator, tenant: tenant, role: role, json: output.json) { "did not operate \($0)" }
         }
     }
 
@@ -82,10 +79,8 @@ struct TenantCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let tenant = try Slug(tenant)
-                let database = try Environment.openDatabase(ownerOnly: "listing logins")
-                let (operators, analysts) = try database.asOperator(readOnly: true) { session in
-                    (try session.operatorAccess.operators(tenant: tenant), try session.reportingAccess.roles(tenant: tenant))
-                }
+                let logins = try TenantAdministration(Environment.openDatabase(ownerOnly: "listing logins")).logins(of: tenant)
+                let (operators, analysts) = (logins.operators, logins.analysts)
                 if output.json {
                     struct Login: Encodable {
                         let role, access: String
@@ -120,9 +115,7 @@ struct TenantCommand: ParsableCommand {
         @OptionGroup var login: LoginGrantOptions
 
         func run() throws {
-            try login.grant { session, role, tenant, verifier in
-                try session.reportingAccess.grant(role: role, tenant: tenant, password: verifier)
-            } saying: { outcome, role, tenant in
+            try login.grant(.reporting) { outcome, role, tenant in
                 "\(outcome) role \(role): it reads \(tenant)'s rows of the reporting views (reporting.campaign_summary, ...)"
             }
         }
@@ -143,9 +136,7 @@ struct TenantCommand: ParsableCommand {
         @OptionGroup var output: JSONFlag
 
         func run() throws {
-            try revokeLogin(tenant: tenant, role: role, json: output.json, notGranted: { "had no reporting grant for \($0)" }) {
-                session, role, tenant in try session.reportingAccess.revoke(role: role, tenant: tenant)
-            }
+            try revokeLogin(.reporting, tenant: tenant, role: role, json: output.json) { "had no reporting grant for \($0)" }
         }
     }
 
@@ -166,8 +157,7 @@ struct TenantCommand: ParsableCommand {
             try reportingFailures {
                 let slug = try Slug(slug)
                 try XMLText.checkRequired(name, field: "--name")
-                let database = try Environment.openDatabase(ownerOnly: "creating tenants")
-                let tenant = try database.asOperator { try $0.tenants.create(slug: slug, name: name) }
+                let tenant = try TenantAdministration(Environment.openDatabase(ownerOnly: "creating tenants")).create(slug: slug, name: name)
                 if output.json {
                     try printJSON(TenantJSON(tenant))
                 } else {
@@ -185,8 +175,7 @@ struct TenantCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let database = try Environment.openDatabase()
-                let tenants = try database.asOperator(readOnly: true) { try $0.tenants.list() }
+                let tenants = try TenantAdministration(Environment.openDatabase()).list()
                 if output.json {
                     try printJSON(tenants.map(TenantJSON.init))
                     return
@@ -212,10 +201,7 @@ struct TenantCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let slug = try Slug(slug)
-                let database = try Environment.openDatabase()
-                let (tenant, apps) = try database.inTenant(slug, readOnly: true) { session in
-                    (session.tenant, try session.apps.list())
-                }
+                let (tenant, apps) = try TenantAdministration(Environment.openDatabase()).show(slug)
                 if output.json {
                     var json = TenantJSON(tenant)
                     json.apps = apps.map { $0.spec.slug.rawValue }
@@ -260,16 +246,12 @@ struct LoginGrantOptions: ParsableArguments {
 
     /// Grants `role` to the tenant with `grant` (the password as a SCRAM verifier computed
     /// here), and prints the outcome: JSON, or `saying`'s sentence.
-    func grant<Outcome: RawRepresentable>(
-        _ grant: (OperatorSession, String, Slug, String?) throws -> Outcome,
-        saying: (String, String, Slug) -> String
-    ) throws where Outcome.RawValue == String {
+    func grant(_ access: TenantAdministration.Access, saying: (String, String, Slug) -> String) throws {
         try reportingFailures {
             let tenant = try Slug(tenant)
             let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
-            let database = try Environment.openDatabase(ownerOnly: "granting logins")
-            let verifier = try password.map { try database.passwordVerifier($0, role: role) }
-            let outcome = try database.asOperator { try grant($0, role, tenant, verifier) }
+            let outcome = try TenantAdministration(Environment.openDatabase(ownerOnly: "granting logins"))
+                .grant(access, role: role, tenant: tenant, password: password)
             if output.json {
                 try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": outcome.rawValue])
             } else {
@@ -282,13 +264,12 @@ struct LoginGrantOptions: ParsableArguments {
 /// `revoke-operator` and `revoke-reporting`: takes `role`'s grant on the tenant away with
 /// `revoke` (true when there was one, and the role is dropped) and says what happened.
 private func revokeLogin(
-    tenant: String, role: String, json: Bool, notGranted: (Slug) -> String,
-    _ revoke: (OperatorSession, String, Slug) throws -> Bool
+    _ access: TenantAdministration.Access, tenant: String, role: String, json: Bool, notGranted: (Slug) -> String
 ) throws {
     try reportingFailures {
         let tenant = try Slug(tenant)
-        let database = try Environment.openDatabase(ownerOnly: "revoking logins")
-        let revoked = try database.asOperator { try revoke($0, role, tenant) }
+        let revoked = try TenantAdministration(Environment.openDatabase(ownerOnly: "revoking logins"))
+            .revoke(access, role: role, tenant: tenant)
         if json {
             try printJSON(["role": role, "tenant": tenant.rawValue, "outcome": revoked ? "revoked" : "not granted"])
         } else if revoked {

@@ -141,10 +141,7 @@ struct EventsCommand: ParsableCommand {
                 guard before.count == 10, EventTime(before + "T00:00:00Z") != nil else {
                     throw InputError(message: "--before must be a day like 2026-06-01, not \(Excerpt.quoted(before))", code: ExitStatus.usage)
                 }
-                let database = try Environment.openDatabase(ownerOnly: "pruning events")
-                let (dropped, horizon) = try database.asOperator { session in
-                    (try session.eventRetention.prune(before: before), try session.eventRetention.prunedBefore())
-                }
+                let (dropped, horizon) = try EventPruneJob(Environment.openDatabase(ownerOnly: "pruning events")).prune(before: before)
                 if output.json {
                     try printJSON(PruneJSON(dropped: dropped, prunedBefore: horizon))
                 } else if dropped.isEmpty {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeraldCore
+import HeraldJobs
 import HeraldStore
 
 /// What the shell offers after `--tenant`, `--app`, a campaign key and `--kind`
@@ -23,19 +24,19 @@ enum Completions {
     /// Tenant slugs.
     static func tenantKeys() throws -> [String] {
         guard let database = try openIfReachable() else { return [] }
-        return try database.asOperator(readOnly: true) { try $0.tenants.list().map(\.slug.rawValue) }
+        return try TenantAdministration(database).list().map(\.slug.rawValue)
     }
 
     /// The app slugs of `tenant`.
     static func appKeys(tenant: String?) throws -> [String] {
         guard let tenant, let database = try openIfReachable() else { return [] }
-        return try database.inTenant(try Slug(tenant), readOnly: true) { try $0.apps.list().map(\.spec.slug.rawValue) }
+        return try AppCatalog(database, tenant: try Slug(tenant)).list().map(\.spec.slug.rawValue)
     }
 
     /// The campaign keys of `tenant`'s `app`, or of all its apps without one.
     static func campaignKeys(tenant: String?, app: String?) throws -> [String] {
         guard let tenant, let database = try openIfReachable() else { return [] }
-        let spec = try database.inTenant(try Slug(tenant), readOnly: true) { try $0.spec(app: try app.map { try Slug($0) }) }
+        let spec = try AppCatalog(database, tenant: try Slug(tenant)).spec(app: try app.map { try Slug($0) })
         return Array(Set(spec.apps.flatMap { $0.campaigns.map(\.key.rawValue) })).sorted()
     }
 

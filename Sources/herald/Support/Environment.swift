@@ -27,14 +27,9 @@ enum Environment {
     }
 
     /// The configured server (HERALD_DATABASE_URL, else libpq's PG* variables), else Herald's
-    /// own local PostgreSQL, created, started and migrated on first use.
+    /// own local PostgreSQL, created and started on first use.
     static func databaseLocation() throws -> DatabaseLocation {
-        if let configured = configuredDatabase { return configured }
-        let embedded = try EmbeddedDatabase(environment: values)
-        for note in try embedded.prepare() {
-            Console.current.writeError("herald: \(note)\n")
-        }
-        return embedded.location
+        try DatabaseOpening.location(configured: configuredDatabase, environment: values, note: Self.note)
     }
 
     /// The server the environment names (HERALD_DATABASE_URL, else libpq's PG* variables), if any.
@@ -46,19 +41,14 @@ enum Environment {
     /// Opens the database for a command that needs the current schema, as a login that may
     /// run herald (Herald's own or a tenant operator's: an analyst's is refused, 77).
     /// `ownerOnly`: the work, when only Herald's own login may do it (a tenant operator is refused, 77).
-    /// The local database is made ready (and migrated) on the way, on one connection.
     static func openDatabase(requireCurrentSchema: Bool = true, ownerOnly: String? = nil) throws -> HeraldDatabase {
-        let database: HeraldDatabase
-        if let configured = configuredDatabase {
-            database = try HeraldDatabase(location: configured, actor: actor)
-            if requireCurrentSchema { try database.requireCurrentSchema() }
-        } else {
-            let (local, notes) = try EmbeddedDatabase(environment: values).open(actor: actor)
-            for note in notes { Console.current.writeError("herald: \(note)\n") }
-            database = local
-        }
-        if let refusal = try database.login().refusalOfHeraldWork { throw refusal }
-        if let ownerOnly { try LoginScope.requireOwner(database, to: ownerOnly) }
-        return database
+        try DatabaseOpening.open(
+            configured: configuredDatabase, environment: values, actor: actor, requireCurrentSchema: requireCurrentSchema,
+            ownerOnly: ownerOnly, note: Self.note)
+    }
+
+    /// What was done to reach the database (a local cluster created, started), on standard error.
+    private static func note(_ text: String) {
+        Console.current.writeError("herald: \(text)\n")
     }
 }

@@ -60,6 +60,16 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         return (error.errors.map(\.description), ExitStatus.dataError)
     case let error as InputError:
         return ([error.message], error.code)
+    case let error as JobError:
+        let code: Int32 =
+            switch error.kind {
+            case .usage: ExitStatus.usage
+            case .invalid: ExitStatus.dataError
+            case .noInput: ExitStatus.noInput
+            case .cannotWrite: ExitStatus.cannotCreate
+            case .noPermission: ExitStatus.noPermission
+            }
+        return ([error.message], code)
     case let error as PublishJobError:
         switch error {
         case .busy:

@@ -1,57 +1,24 @@
 import Foundation
 import ArgumentParser
 import HeraldCore
-import HeraldStore
 
 /// `--tenant`, defaulting to HERALD_TENANT.
 struct TenantOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Tenant slug.", discussion: "Defaults to $HERALD_TENANT."), completion: Completions.tenants)
     var tenant: String?
 
-    /// The tenant named (flag, else HERALD_TENANT); for a tenant operator's login its own,
-    /// named or not (another is refused, 77).
-    func slug(in database: HeraldDatabase) throws -> Slug {
-        try LoginScope.tenant(ShellDefaults.tenant(tenant), in: database)
+    /// The tenant named (flag, else HERALD_TENANT), if any; the job holds a tenant
+    /// operator's login to its own (named or not) and asks for one when Herald's own names none.
+    func named() throws -> Slug? {
+        try namedTenant(ShellDefaults.tenant(tenant))
     }
 }
 
-/// What the connected login may act on, applied by the CLI before the database refuses it
-/// anyway: a tenant operator works in its own tenant only, and only Herald's own login does
-/// what crosses tenants.
-enum LoginScope {
-    /// The tenant a command acts on: a tenant operator's own (when `named` is nil or the
-    /// same; any other is refused, 77), else the one named (usage error when none is).
-    static func tenant(_ named: String?, in database: HeraldDatabase) throws -> Slug {
-        if let own = try optionalTenant(named, in: database) { return own }
-        throw InputError(
-            message: "no tenant given: pass --tenant SLUG or set HERALD_TENANT (`herald tenant list` shows them)",
-            code: ExitStatus.usage)
-    }
-
-    /// `tenant`, for commands where no tenant means every tenant (the owner's only).
-    static func optionalTenant(_ named: String?, in database: HeraldDatabase) throws -> Slug? {
-        let login = try database.login()
-        // An empty HERALD_TENANT never gets here (ShellDefaults drops it): "" is an empty --tenant.
-        if named == "" { throw InputError(message: "--tenant needs a tenant slug, not an empty value", code: ExitStatus.usage) }
-        let slug = try named.map { try Slug($0) }
-        guard let own = login.operatedTenant else { return slug }
-        if let slug, slug != own {
-            throw InputError(
-                message: "\(login.name) operates tenant \(own) only: it cannot act on tenant \(slug) (leave --tenant out, or name \(own))",
-                code: ExitStatus.noPermission)
-        }
-        return own
-    }
-
-    /// Refuses a tenant operator's login the work only Herald's own login does (`work` says what).
-    static func requireOwner(_ database: HeraldDatabase, to work: String) throws {
-        let login = try database.login()
-        if let own = login.operatedTenant {
-            throw InputError(
-                message: "\(login.name) operates tenant \(own) only: \(work) needs Herald's own login (the database owner's)",
-                code: ExitStatus.noPermission)
-        }
-    }
+/// A tenant given as `--tenant` (or HERALD_TENANT): "" is an empty flag, not "none".
+func namedTenant(_ raw: String?) throws -> Slug? {
+    // An empty HERALD_TENANT never gets here (ShellDefaults drops it): "" is an empty --tenant.
+    if raw == "" { throw InputError(message: "--tenant needs a tenant slug, not an empty value", code: ExitStatus.usage) }
+    return try raw.map { try Slug($0) }
 }
 
 /// The defaults people set once per shell: HERALD_TENANT for `--tenant`, HERALD_APP for `--app`

@@ -1,0 +1,38 @@
+import HeraldStore
+
+/// How every command reaches its database: the configured server (checked to carry exactly
+/// this binary's schema), else Herald's own local PostgreSQL, made ready and migrated on the
+/// way; then the login is checked for Herald work (an analyst's is refused).
+public enum DatabaseOpening {
+    /// `configured`: the server the environment names, if any; `environment`: for the local
+    /// one (HERALD_HOME, ...); `note`: what was done on the way (a cluster created, started).
+    /// `ownerOnly`: the work, when only Herald's own login may do it.
+    public static func open(
+        configured: DatabaseLocation?, environment: [String: String], actor: String, requireCurrentSchema: Bool = true,
+        ownerOnly: String? = nil, note: (String) -> Void
+    ) throws -> HeraldDatabase {
+        let database: HeraldDatabase
+        if let configured {
+            database = try HeraldDatabase(location: configured, actor: actor)
+            if requireCurrentSchema { try database.requireCurrentSchema() }
+        } else {
+            let (local, notes) = try EmbeddedDatabase(environment: environment).open(actor: actor)
+            notes.forEach(note)
+            database = local
+        }
+        if let refusal = try database.login().refusalOfHeraldWork { throw refusal }
+        if let ownerOnly { try database.requireOwner(to: ownerOnly) }
+        return database
+    }
+
+    /// The database's location: the configured one, else the local one made ready (created,
+    /// started) on the way, for work that connects by itself (`demo`, `whoami`).
+    public static func location(configured: DatabaseLocation?, environment: [String: String], note: (String) -> Void) throws
+        -> DatabaseLocation
+    {
+        if let configured { return configured }
+        let embedded = try EmbeddedDatabase(environment: environment)
+        try embedded.prepare().forEach(note)
+        return embedded.location
+    }
+}
