@@ -155,27 +155,6 @@ struct AppCommand: ParsableCommand {
     }
 }
 
-struct AppJSON: Encodable {
-    let slug: String
-    let name: String
-    let platform: String
-    let bundleId: String
-    let defaultLocale: String
-    let locales: [String]
-    let baseUrl: String?
-
-    init(_ app: AppRecord) {
-        let spec = app.spec
-        slug = spec.slug.rawValue
-        name = spec.name
-        platform = spec.platform.rawValue
-        bundleId = spec.bundleID
-        defaultLocale = spec.defaultLocale.rawValue
-        locales = spec.locales.map(\.rawValue)
-        baseUrl = spec.baseURL?.rawValue
-    }
-}
-
 func parsePlatform(_ raw: String) throws -> Platform {
     guard let platform = Platform(rawValue: raw.lowercased()) else {
         throw ValidationError(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldJobs
 
 /// The per-kind content flags of `campaign create` and `campaign update`, for one locale.
 struct CampaignContentOptions: ParsableArguments {
@@ -44,101 +45,24 @@ struct CampaignContentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Banner entry view id (the first view shown).", valueName: "id"))
     var entry: String?
 
-    var isEmpty: Bool {
-        title == nil && message == nil && actionURL == nil && actionButton == nil && pages.isEmpty
-            && pushTitle == nil && pushText == nil && views.isEmpty && entry == nil
-    }
-
-    /// The content for `locale` after applying these flags to what exists (nil: nothing given).
+    /// The content for the locale after applying these flags to what exists (nil: nothing given).
     /// An optional field given as '' (or named by `--clear`) is removed; a view replaces the
     /// existing view with its id (the others stay), `removingViews` removes views by id.
     func content(
         kind: CampaignKind, existing: CampaignContent?, clearing: Set<ClearableField> = [], removingViews: [String] = []
     ) throws -> CampaignContent? {
-        let clearsContent = !clearing.isDisjoint(with: [.actionURL, .actionButton, .pushTitle])
-        guard !isEmpty || !removingViews.isEmpty || (clearsContent && existing != nil) else { return nil }
         if !removingViews.isEmpty, kind != .banner {
             throw InputError(message: "--remove-view is for banner campaigns, not \(kind)", code: ExitStatus.usage)
         }
-        try refuseFlagsOfOtherKinds(kind)
         for field in clearing where field.kind.map({ $0 != kind }) ?? false {
             throw InputError(message: "--clear \(field.rawValue) is for \(field.kind?.rawValue ?? "") campaigns, not \(kind)", code: ExitStatus.usage)
         }
-        /// The new value of an optional field: cleared, given, or kept.
-        func optional<T>(_ given: String?, _ field: ClearableField, old: T?, _ parse: (String) throws -> T) rethrows -> T? {
-            if clearing.contains(field) || given == "" { return nil }
-            return try given.map(parse) ?? old
-        }
-        switch kind {
-        case .alert:
-            var old: AlertContent?
-            if case .alert(let alert) = existing { old = alert }
-            guard let title = title ?? old?.title, let message = message ?? old?.message else {
-                throw InputError(message: "alert content for a new locale needs both --title and --message")
-            }
-            return .alert(
-                AlertContent(
-                    title: title, message: message,
-                    actionURL: try optional(actionURL, .actionURL, old: old?.actionURL) { try LinkURL($0) },
-                    actionButton: optional(actionButton, .actionButton, old: old?.actionButton) { $0 }))
-        case .story:
-            var old: StoryContent?
-            if case .story(let story) = existing { old = story }
-            let pages = try pages.isEmpty ? old?.pages ?? [] : self.pages.map { try StoryPage.parse(keyValues: KeyValueList.parse($0)) }
-            guard let pushText = pushText ?? old?.pushText else {
-                throw InputError(message: "story content for a new locale needs --push-text and at least one --page")
-            }
-            return .story(StoryContent(pushTitle: optional(pushTitle, .pushTitle, old: old?.pushTitle) { $0 }, pushText: pushText, pages: pages))
-        case .banner:
-            var old: BannerContent?
-            if case .banner(let banner) = existing { old = banner }
-            var views = old?.views ?? []
-            for raw in removingViews {
-                let id = try Slug(raw)
-                guard let index = views.firstIndex(where: { $0.id == id }) else {
-                    let have = views.isEmpty ? "none" : views.map(\.id.rawValue).joined(separator: ", ")
-                    throw InputError(message: "there is no view \(id) to remove (views: \(have))")
-                }
-                views.remove(at: index)
-            }
-            var given: Set<Slug> = []
-            for spec in self.views {
-                let view = try BannerView.parse(keyValues: KeyValueList.parse(spec), readHTML: readHTMLFile)
-                guard given.insert(view.id).inserted else {
-                    throw InputError(message: "--view id=\(view.id) is given twice; give each view once")
-                }
-                // Upsert by id: a view keeps its place; a new one goes last.
-                if let index = views.firstIndex(where: { $0.id == view.id }) {
-                    views[index] = view
-                } else {
-                    views.append(view)
-                }
-            }
-            let newEntry = try entry.map { try Slug($0) }
-            if newEntry == nil, let oldEntry = old?.entry, removingViews.contains(oldEntry.rawValue) {
-                throw InputError(message: "view \(oldEntry) is the entry (the first view shown): give --entry naming the view to show first")
-            }
-            let entry = newEntry ?? old?.entry ?? (views.count == 1 ? views.first?.id : nil)
-            guard let entry else {
-                throw InputError(message: "banner content needs --entry naming one of its views (the first view shown)")
-            }
-            return .banner(BannerContent(entry: entry, views: views))
-        }
-    }
-
-    private func refuseFlagsOfOtherKinds(_ kind: CampaignKind) throws {
-        let given: [(CampaignKind, String, Bool)] = [
-            (.alert, "--title", title != nil), (.alert, "--message", message != nil),
-            (.alert, "--action-url", actionURL != nil), (.alert, "--action-button", actionButton != nil),
-            (.story, "--page", !pages.isEmpty), (.story, "--push-title", pushTitle != nil),
-            (.story, "--push-text", pushText != nil),
-            (.banner, "--view", !views.isEmpty), (.banner, "--entry", entry != nil),
-        ]
-        let wrong = given.filter { $0.2 && $0.0 != kind }
-        guard wrong.isEmpty else {
-            throw InputError(
-                message: wrong.map { "\($0.1) is for \($0.0) campaigns, not \(kind)" }.joined(separator: "\n"))
-        }
+        var flags = ContentFlags()
+        (flags.title, flags.message, flags.actionURL, flags.actionButton) = (title, message, actionURL, actionButton)
+        (flags.pages, flags.pushTitle, flags.pushText, flags.views, flags.entry) = (pages, pushTitle, pushText, views, entry)
+        return try flags.content(
+            kind: kind, existing: existing, clearing: Set(clearing.compactMap(\.content)), removingViews: removingViews,
+            readHTML: readHTMLFile)
     }
 }
 
@@ -148,6 +72,16 @@ enum ClearableField: String, CaseIterable, ExpressibleByArgument {
     case actionURL = "action-url"
     case actionButton = "action-button"
     case pushTitle = "push-title"
+
+    /// The content field it is; nil for fields of every campaign.
+    var content: ContentFlags.Clearable? {
+        switch self {
+        case .starts, .ends, .locales: nil
+        case .actionURL: .actionURL
+        case .actionButton: .actionButton
+        case .pushTitle: .pushTitle
+        }
+    }
 
     /// The campaign kind whose content has this field; nil for fields of every campaign.
     var kind: CampaignKind? {
@@ -161,18 +95,5 @@ enum ClearableField: String, CaseIterable, ExpressibleByArgument {
 
 /// `html=@path` reads the view's HTML from a file.
 private func readHTMLFile(_ path: String) throws -> String {
-    let data: Data
-    do {
-        data = try BoundedInput.contents(of: path, limit: BoundedInput.htmlFileLimit)
-    } catch .unreadable(let why) {
-        throw InputError(message: "cannot read HTML file \(Excerpt.plain(path, limit: 200)): \(why)", code: ExitStatus.noInput)
-    } catch .tooLarge {
-        throw InputError(
-            message: "HTML file \(Excerpt.plain(path, limit: 200)) is larger than \(BoundedInput.size(BoundedInput.htmlFileLimit)): "
-                + "host a page that large yourself and give file=URL")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-        throw InputError(message: "HTML file \(Excerpt.plain(path, limit: 200)) is not UTF-8")
-    }
-    return text
+    try InputFiles.html(path, standardInput: Console.current.inputDescriptor)
 }

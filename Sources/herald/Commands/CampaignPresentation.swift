@@ -3,64 +3,6 @@ import HeraldCore
 import HeraldJobs
 import HeraldPublish
 
-/// A campaign for `--json`.
-struct CampaignJSON: Encodable {
-    let app: String?
-    let key: String
-    let kind: String
-    let name: String
-    let status: String
-    /// What a device sees now: live, scheduled, ended, draft, paused or archived.
-    let state: String
-    let startsAt: Date?
-    let endsAt: Date?
-    let priority: Int
-    let locales: [String]?
-    let messageKey: String?
-    /// Group (`all`, `any`) → condition type → its value as the clients read it (true, 5, "2.4.0").
-    let conditions: [String: [String: ParsedJSON]]
-    let contentLocales: [String]
-    /// Each locale's content (`campaign show`, `create` and `update`; not in lists).
-    let content: [String: CampaignContentJSON]?
-    /// For each locale the app supports, the locale whose content its devices get, or null
-    /// when they get none (restricted away, or nothing to fall back to).
-    let localeContent: [String: String?]?
-    /// What an update changed, field by field (updates only).
-    var changes: [ChangeJSON]?
-
-    /// `detail`: the campaign's app, for the content of every locale and where each falls back.
-    init(_ spec: CampaignSpec, app: Slug? = nil, now: Date = Date(), detail: AppSpec? = nil) {
-        self.app = app?.rawValue
-        key = spec.key.rawValue
-        kind = spec.kind.rawValue
-        name = spec.name
-        status = spec.status.rawValue
-        state = CampaignState(spec, at: now).rawValue
-        startsAt = spec.startsAt
-        endsAt = spec.endsAt
-        priority = spec.priority
-        locales = spec.locales?.map(\.rawValue)
-        messageKey = spec.messageKey?.rawValue
-        var conditions: [String: [String: ParsedJSON]] = [:]
-        for condition in spec.conditions.conditions {
-            let text = condition.value.jsonText
-            conditions[condition.group.rawValue, default: [:]][condition.type.rawValue] = ParsedJSON(text: text) ?? .string(text)
-        }
-        self.conditions = conditions
-        contentLocales = spec.content.keys.sorted().map(\.rawValue)
-        if let detail {
-            content = Dictionary(uniqueKeysWithValues: spec.content.map { ($0.key.rawValue, CampaignContentJSON($0.value)) })
-            localeContent = Dictionary(
-                uniqueKeysWithValues: detail.locales.map {
-                    ($0.rawValue, PublishSelection.contentLocale(of: spec, for: $0, in: detail)?.rawValue)
-                })
-        } else {
-            content = nil
-            localeContent = nil
-        }
-    }
-}
-
 /// A campaign for people: `campaign show`.
 enum CampaignText {
     static func describe(_ spec: CampaignSpec, app: AppSpec, now: Date = Date()) -> String {
@@ -130,32 +72,7 @@ enum CampaignText {
     }
 }
 
-/// One changed field in `--json`: `{"field": "title", "locale": "de", "old": "Hallo", "new": "Hallo!"}`
-/// (`locale` only for content; `old` or `new` null when the field was absent).
-struct ChangeJSON: Encodable {
-    let field: String
-    let locale: String?
-    let old: ParsedJSON
-    let new: ParsedJSON
-
-    init(_ change: FieldChange) {
-        field = change.field
-        locale = change.locale?.rawValue
-        old = change.old.map(Self.json) ?? .null
-        new = change.new.map(Self.json) ?? .null
-    }
-
-    static func json(_ value: FieldChange.Value) -> ParsedJSON {
-        switch value {
-        case .text(let text): .string(text)
-        case .integer(let number): .integer(Int64(number))
-        case .number(let number): .number(number)
-        case .bool(let flag): .bool(flag)
-        case .date(let date): .string(formatTimestamp(date))
-        case .list(let items): .array(items.map(ParsedJSON.string))
-        }
-    }
-
+extension ChangeJSON {
     /// `[de] title: "Hallo" → "Hallo!"`, values quoted as bounded excerpts.
     static func line(_ change: FieldChange) -> String {
         func text(_ value: FieldChange.Value?) -> String {

@@ -6,24 +6,8 @@ import HeraldJobs
 import HeraldStore
 
 /// Reads and parses a campaigns file, reporting every problem with its path.
-private func readCampaignsFile(_ rawPath: String) throws -> CampaignsDocument {
-    let path = rawPath  // the file to open, as given
-    let shown = Excerpt.plain(rawPath, limit: 200)  // the file as messages name it
-    let data: Data
-    do {
-        data = try BoundedInput.contents(of: path, limit: BoundedInput.campaignsFileLimit)
-    } catch .unreadable(let why) {
-        throw InputError(message: "cannot read \(shown): \(why)", code: ExitStatus.noInput)
-    } catch .tooLarge {
-        throw InputError(message: "\(shown) is larger than \(BoundedInput.size(BoundedInput.campaignsFileLimit)): split it into smaller campaigns files")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-        throw InputError(message: "\(shown) is not UTF-8 text")
-    }
-    switch CampaignsDocument.parse(text, fileName: shown) {
-    case .success(let document): return document
-    case .failure(let problems): throw problems
-    }
+private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {
+    try InputFiles.campaignsDocument(path, standardInput: Console.current.inputDescriptor)
 }
 
 struct ApplyCommand: ParsableCommand {

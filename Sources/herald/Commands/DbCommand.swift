@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldJobs
 import HeraldStore
 
 struct DbCommand: ParsableCommand {
@@ -32,37 +33,10 @@ struct DbCommand: ParsableCommand {
             abstract: "Which database Herald uses, and its state.", discussion: "Example: herald db status --json")
         @OptionGroup var output: JSONFlag
 
-        struct JSON: Encodable {
-            let mode: String
-            let connection: String
-            var directory: String?
-            var initialized: Bool?
-            var running: Bool
-            var pid: Int32?
-            var appliedMigrations: Int?
-            var pendingMigrations: Int?
-        }
-
         func run() throws {
             try reportingFailures {
-                var status: JSON
-                let location: DatabaseLocation
-                if let configured = Environment.configuredDatabase {
-                    location = configured
-                    status = JSON(mode: "configured", connection: configured.redactedDescription, running: configured.isAcceptingConnections)
-                } else {
-                    let local = try EmbeddedDatabase(environment: Environment.values)
-                    location = local.location
-                    status = JSON(
-                        mode: "local", connection: local.location.conninfo, directory: local.clusterDirectory.path,
-                        initialized: local.isInitialized, running: local.isRunning,
-                        pid: local.isRunning ? local.daemonProcessIdentifier : nil)
-                }
-                // Migrations, when the server answers (status never starts or creates anything).
-                if status.running, let migrations = try? HeraldDatabase(location: location, actor: Environment.actor).migrationStatus() {
-                    status.appliedMigrations = migrations.applied.count
-                    status.pendingMigrations = migrations.pending.count
-                }
+                let status = try DatabaseStatus.read(
+                    configured: Environment.configuredDatabase, environment: Environment.values, actor: Environment.actor)
                 if output.json {
                     try printJSON(status)
                     return

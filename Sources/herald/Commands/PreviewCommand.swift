@@ -73,14 +73,14 @@ struct PreviewCommand: ParsableCommand {
                 osVersion: try Version(osVersion).rawValue, wifi: wifi)
             device.displayed = Set(displayed)
             device.seen = Set(seen)
-            device.launchesSince = try counts(launchesSince, flag: "--launches-since", minimum: 1)
-            device.secondsSince = try counts(secondsSince, flag: "--seconds-since", minimum: 0)
-            device.canOpen = try Self.schemes(canOpen)
+            device.launchesSince = try DeviceState.counts(launchesSince, flag: "--launches-since", minimum: 1)
+            device.secondsSince = try DeviceState.counts(secondsSince, flag: "--seconds-since", minimum: 0)
+            device.canOpen = try DeviceState.schemes(canOpen)
             device.firstLaunch = firstLaunch
             device.lastChecked = try lastChecked.map { try Timestamp.parse($0, field: "--last-checked") }
             device.lastReminded = try reminded.map { try Timestamp.parse($0, field: "--reminded") }
             for assignment in flag {
-                let (id, name) = try pair(assignment, flag: "--flag")
+                let (id, name) = try DeviceState.pair(assignment, flag: "--flag")
                 device.flags[id, default: []].insert(name)
             }
 
@@ -141,41 +141,5 @@ struct PreviewCommand: ParsableCommand {
             for item in result.notShown { table.append("  " + item.campaign, item.reason) }
             Swift.print(table.render())
         }
-    }
-
-    private func pair(_ text: String, flag: String) throws -> (String, String) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-            throw ValidationError(message: "\(flag) takes ID=VALUE, not \(Excerpt.quoted(text))")
-        }
-        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-    }
-
-    private func counts(_ assignments: [String], flag: String, minimum: Int) throws -> [String: Int] {
-        var result: [String: Int] = [:]
-        for assignment in assignments {
-            let (id, text) = try pair(assignment, flag: flag)
-            guard let value = Int(text), value >= 0 else { throw ValidationError(message: "\(flag) \(assignment): the count must be a whole number") }
-            guard value >= minimum else {
-                throw ValidationError(
-                    message: "\(flag) \(assignment): Notable counts the current launch before it checks, so the count is at least \(minimum)")
-            }
-            result[id] = value
-        }
-        return result
-    }
-
-    /// `weather,https` → the lowercased schemes.
-    static func schemes(_ list: String) throws -> Set<String> {
-        var schemes: Set<String> = []
-        for part in list.split(separator: ",", omittingEmptySubsequences: false) {
-            let scheme = part.trimmingCharacters(in: .whitespaces).lowercased()
-            let valid = scheme.first.map { $0.isASCII && $0.isLetter } == true
-                && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
-            guard valid else {
-                throw ValidationError(message: "--can-open \(list): \"\(part)\" is not a URL scheme (such as https or weather)")
-            }
-            schemes.insert(scheme)
-        }
-        return schemes
     }
 }

@@ -217,19 +217,6 @@ struct TenantCommand: ParsableCommand {
     }
 }
 
-struct TenantJSON: Encodable {
-    let slug: String
-    let name: String
-    let createdAt: Date
-    var apps: [String]?
-
-    init(_ tenant: TenantRecord) {
-        slug = tenant.slug.rawValue
-        name = tenant.name
-        createdAt = tenant.createdAt
-    }
-}
-
 /// The arguments of `grant-operator` and `grant-reporting`: a tenant, a role name, and
 /// optionally its password on standard input.
 struct LoginGrantOptions: ParsableArguments {

@@ -56,11 +56,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 }
 
 /// A column or field name as a JSON key: `click_through_rate` → `clickThroughRate`.
-func camelCaseKey(_ name: String) -> String {
-    let words = name.split(separator: "_")
-    guard let first = words.first else { return name }
-    return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-}
+func camelCaseKey(_ name: String) -> String { ParsedJSON.camelCaseKey(name) }
 
 /// Foundation pretty-prints an empty array or object over three lines; scripts and people
 /// expect `[]` and `{}`. (A JSON string never holds a raw newline, so this cannot touch one.)

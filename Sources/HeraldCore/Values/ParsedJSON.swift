@@ -3,7 +3,7 @@ import Foundation
 /// A JSON value read back from text the database keeps (the audit log's row images), so that
 /// `--json` nests it as an object instead of a string, with object keys in camelCase as every
 /// other key Herald prints.
-enum ParsedJSON: Codable, Equatable {
+public enum ParsedJSON: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -13,12 +13,12 @@ enum ParsedJSON: Codable, Equatable {
     case object([String: ParsedJSON])
 
     /// The value of `text`, or nil when it is not JSON.
-    init?(text: String) {
+    public init?(text: String) {
         guard let value = try? JSONDecoder().decode(ParsedJSON.self, from: Data(text.utf8)) else { return nil }
         self = value
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -38,15 +38,15 @@ enum ParsedJSON: Codable, Equatable {
     }
 
     /// The same value with every object key in camelCase (`starts_at` → `startsAt`).
-    var camelCased: ParsedJSON {
+    public var camelCased: ParsedJSON {
         switch self {
         case .array(let values): .array(values.map(\.camelCased))
-        case .object(let members): .object(Dictionary(members.map { (camelCaseKey($0.key), $0.value.camelCased) }) { first, _ in first })
+        case .object(let members): .object(Dictionary(members.map { (ParsedJSON.camelCaseKey($0.key), $0.value.camelCased) }) { first, _ in first })
         default: self
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -57,5 +57,12 @@ enum ParsedJSON: Codable, Equatable {
         case .array(let values): try container.encode(values)
         case .object(let members): try container.encode(members)
         }
+    }
+
+    /// A column or field name as a JSON key: `click_through_rate` → `clickThroughRate`.
+    public static func camelCaseKey(_ name: String) -> String {
+        let words = name.split(separator: "_")
+        guard let first = words.first else { return name }
+        return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }

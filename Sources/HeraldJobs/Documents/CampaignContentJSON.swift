@@ -2,48 +2,48 @@ import HeraldCore
 
 /// One locale's content in `--json` (camelCase, acronyms as words: `actionUrl`, as every other
 /// key): the fields of its kind.
-enum CampaignContentJSON: Encodable {
+public enum CampaignContentJSON: Encodable, Sendable {
     case banner(Banner)
     case alert(Alert)
     case story(Story)
 
-    struct Banner: Encodable {
-        let entry: String
-        let views: [View]
+    public struct Banner: Encodable, Sendable {
+        public let entry: String
+        public let views: [View]
     }
 
-    struct View: Encodable {
-        let id: String
+    public struct View: Encodable, Sendable {
+        public let id: String
         /// The page's URL, or nil when the view is inline HTML.
-        let file: String?
-        let html: String?
-        let height: Double?
-        let origin: String?
+        public let file: String?
+        public let html: String?
+        public let height: Double?
+        public let origin: String?
     }
 
-    struct Alert: Encodable {
-        let title: String
-        let message: String
-        let actionUrl: String?
-        let actionButton: String?
+    public struct Alert: Encodable, Sendable {
+        public let title: String
+        public let message: String
+        public let actionUrl: String?
+        public let actionButton: String?
     }
 
-    struct Story: Encodable {
-        let pushTitle: String?
-        let pushText: String
-        let pages: [Page]
+    public struct Story: Encodable, Sendable {
+        public let pushTitle: String?
+        public let pushText: String
+        public let pages: [Page]
     }
 
-    struct Page: Encodable {
-        let image: String
-        let duration: Double?
-        let link: String?
-        let buttonTitle: String?
-        let title: String?
-        let subtitle: String?
+    public struct Page: Encodable, Sendable {
+        public let image: String
+        public let duration: Double?
+        public let link: String?
+        public let buttonTitle: String?
+        public let title: String?
+        public let subtitle: String?
     }
 
-    init(_ content: CampaignContent) {
+    public init(_ content: CampaignContent) {
         switch content {
         case .banner(let banner):
             self = .banner(
@@ -72,7 +72,7 @@ enum CampaignContentJSON: Encodable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .banner(let banner): try banner.encode(to: encoder)
         case .alert(let alert): try alert.encode(to: encoder)
