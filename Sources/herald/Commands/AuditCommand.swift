@@ -28,39 +28,6 @@ struct AuditCommand: ParsableCommand {
     @Option(help: "At most this many entries (the newest).") var limit = 200
     @OptionGroup var output: JSONFlag
 
-    /// One changed field: its value before and after (JSON; null when the row was created or removed).
-    struct FieldChange: Encodable {
-        let field: String
-        let from, to: ParsedJSON?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(field, forKey: .field)
-            try container.encode(from ?? .null, forKey: .from)
-            try container.encode(to ?? .null, forKey: .to)
-        }
-
-        enum CodingKeys: String, CodingKey { case field, from, to }
-    }
-
-    /// Fields that say where a row sits or when it was written, not what it says.
-    static let bookkeeping: Set<String> = ["tenant_id", "id", "created_at", "updated_at", "app_id", "campaign_id", "seq", "assigned_at"]
-
-    /// The fields that differ between two row images, in their order of name.
-    static func changes(before: String?, after: String?) -> [FieldChange] {
-        func members(_ text: String?) -> [String: ParsedJSON] {
-            guard let text, case .object(let members) = ParsedJSON(text: text) else { return [:] }
-            return members
-        }
-        let old = members(before)
-        let new = members(after)
-        return Set(old.keys).union(new.keys).subtracting(bookkeeping).sorted().compactMap { key in
-            let from = old[key].flatMap { $0 == .null ? nil : $0 }
-            let to = new[key].flatMap { $0 == .null ? nil : $0 }
-            return from == to ? nil : FieldChange(field: camelCaseKey(key), from: from, to: to)
-        }
-    }
-
     func run() throws {
         try reportingFailures {
             guard limit >= 1 else { throw InputError(message: "--limit must be at least 1", code: ExitStatus.usage) }
@@ -81,12 +48,12 @@ struct AuditCommand: ParsableCommand {
                 struct Entry: Encodable {
                     let at: Date
                     let actor, action, entity, entityId: String
-                    let changes: [FieldChange]
+                    let changes: [AuditJSON.FieldChange]
                     let before, after: ParsedJSON?
                 }
                 try printJSON(entries.map {
                     Entry(at: $0.at, actor: $0.actor, action: $0.action, entity: $0.entity, entityId: $0.entityID,
-                          changes: Self.changes(before: $0.before, after: $0.after),
+                          changes: AuditJSON.changes(before: $0.before, after: $0.after),
                           before: $0.before.flatMap { ParsedJSON(text: $0)?.camelCased },
                           after: $0.after.flatMap { ParsedJSON(text: $0)?.camelCased })
                 })
@@ -105,7 +72,7 @@ struct AuditCommand: ParsableCommand {
             if let header = lines.first { print(header) }
             for (line, entry) in zip(lines.dropFirst(), entries) {
                 print(line)
-                for change in Self.changes(before: entry.before, after: entry.after) {
+                for change in AuditJSON.changes(before: entry.before, after: entry.after) {
                     print("    \(change.field): \(Self.shown(change.from)) → \(Self.shown(change.to))")
                 }
             }

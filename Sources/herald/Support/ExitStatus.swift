@@ -40,74 +40,20 @@ func reportingFailures(_ body: () throws -> Void) throws {
 }
 
 private func describe(_ error: any Error) -> ([String], Int32) {
-    switch error {
-    case let error as StoreError:
-        switch error {
-        case .invalid(let problems): return (problems, ExitStatus.dataError)
-        case .notFound, .conflict, .schema: return ([error.description], ExitStatus.dataError)
-        case .unavailable(let message):
-            // Gone in the middle of the work: what committed stays; a new run finishes the rest.
-            let hint = message.hasPrefix("lost the connection") ? "; run the command again once the server is back" : ""
-            return (["database unavailable: \(message)\(hint)"], ExitStatus.unavailable)
-        case .busy(let message): return ([message], ExitStatus.tempFail)
-        case .permissionDenied(let message):
-            return ([message.hasPrefix("permission denied") ? message : "permission denied: \(message)"], ExitStatus.noPermission)
-        case .database(let message): return (["database error: \(message)"], ExitStatus.software)
+    if let error = error as? InputError { return ([error.message], error.code) }
+    let failure = Failure(error)
+    let code: Int32 =
+        switch failure.kind {
+        case .usage: ExitStatus.usage
+        case .invalid: ExitStatus.dataError
+        case .noInput: ExitStatus.noInput
+        case .unavailable: ExitStatus.unavailable
+        case .software: ExitStatus.software
+        case .cannotWrite: ExitStatus.cannotCreate
+        case .busy: ExitStatus.tempFail
+        case .noPermission: ExitStatus.noPermission
         }
-    case let error as ValidationError:
-        return ([error.description], ExitStatus.dataError)
-    case let error as ValidationErrors:
-        return (error.errors.map(\.description), ExitStatus.dataError)
-    case let error as InputError:
-        return ([error.message], error.code)
-    case let error as JobError:
-        let code: Int32 =
-            switch error.kind {
-            case .usage: ExitStatus.usage
-            case .invalid: ExitStatus.dataError
-            case .noInput: ExitStatus.noInput
-            case .cannotWrite: ExitStatus.cannotCreate
-            case .noPermission: ExitStatus.noPermission
-            }
-        return ([error.message], code)
-    case let error as PublishJobError:
-        switch error {
-        case .busy:
-            return (["another publish is running; try again later, or pass --wait to wait for it"], ExitStatus.tempFail)
-        case .invalidSite(let problems):
-            return (problems, ExitStatus.dataError)
-        case .runNotRestorable(let run, let outcome):
-            return (
-                ["run \(run) did not finish a site (outcome \(outcome)); pick a succeeded run from `herald publish --history`"],
-                ExitStatus.dataError)
-        case .contentNotKept(let run, let path):
-            return (["run \(run) refers to \(path), whose content is not kept"], ExitStatus.dataError)
-        case .cannotWriteSite(let out, let reason):
-            return (["cannot write the site under \(out.path): \(reason)"], ExitStatus.cannotCreate)
-        }
-    case let error as EmbeddedDatabaseError:
-        return ([error.description], ExitStatus.cannotCreate)
-    case let error as EventIngestError:
-        switch error {
-        case .inputUnreadable(let path, let reason): return (["cannot read \(path): \(reason)"], ExitStatus.noInput)
-        case .inputFailed(let reason): return (["cannot read the input: \(reason)"], ExitStatus.software)
-        case .malformedInput(let problem): return ([problem], ExitStatus.dataError)
-        case .rejectsUnwritable(let path): return (["cannot write the rejects file \(path)"], ExitStatus.cannotCreate)
-        case .interrupted(let stored, StoreError.unavailable(let message)):
-            // The database went away: 69 as for any command, and what was stored stays stored.
-            return (
-                ["database unavailable: \(message)\n\(stored) event(s) were stored before this failure; run the same input "
-                    + "again to finish (stored events count as duplicates, never twice)"],
-                ExitStatus.unavailable)
-        case .interrupted(let stored, let reason):
-            return (
-                ["\(reason)\n\(stored) event(s) were stored before this failure; run the same input again "
-                    + "to finish (stored events count as duplicates, never twice)"],
-                ExitStatus.software)
-        }
-    default:
-        return (["\(error)"], ExitStatus.software)
-    }
+    return (failure.lines, code)
 }
 
 /// A message as it may reach a terminal: each line at most `limit` characters (cut with "…"),
