@@ -24,9 +24,29 @@ public struct CommandResult: Sendable, CustomStringConvertible {
     }
 }
 
+/// A way to run herald's commands: in the test process (fast: the same parsing, commands and
+/// error reporting) or as the built binary (slow: the process's wiring, exit codes, signals).
+/// A test written against it runs at either speed, or both.
+public protocol HeraldRunner: Sendable {
+    /// Runs `herald arguments…` and returns its exit status and what it printed.
+    func run(_ arguments: [String], stdin: String?) throws -> CommandResult
+}
+
+extension HeraldRunner {
+    /// `run` that expects success, for the steps of a scenario.
+    @discardableResult
+    public func succeed(_ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+        let result = try run(arguments, stdin: stdin)
+        guard result.status == 0 else {
+            throw CLIRunnerError(message: "herald \(arguments.joined(separator: " ")) failed:\n\(result)")
+        }
+        return result
+    }
+}
+
 /// Runs the real `herald` executable (built next to the test bundle) against a database,
 /// the way a person would from a shell.
-public struct HeraldCLI: Sendable {
+public struct HeraldCLI: HeraldRunner {
     public var environment: [String: String]
 
     public init(database: ConnectionConfiguration?, environment extra: [String: String] = [:]) {
@@ -113,6 +133,10 @@ public struct HeraldCLI: Sendable {
             killedBy: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    public func run(_ arguments: [String], stdin: String?) throws -> CommandResult {
+        try run(arguments, stdin: stdin, in: nil, killAfter: nil)
     }
 
     /// `run` that expects success, for the steps of a scenario.

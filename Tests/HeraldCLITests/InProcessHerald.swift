@@ -9,7 +9,7 @@ import Synchronization
 /// the same parsing, commands and error reporting as the binary, with the environment,
 /// standard input and both output streams bound to this one run (`Console`). Exit codes,
 /// signals and the binary's wiring are left to the subprocess tests (`HeraldCLI`).
-struct InProcessHerald: Sendable {
+struct InProcessHerald: HeraldRunner {
     var environment: [String: String]
 
     /// The environment `HeraldCLI` would give the binary: none of the developer's PG* or
@@ -38,16 +38,6 @@ struct InProcessHerald: Sendable {
             errorIsTerminal: false)
         let status = Herald.run(arguments, console: console)
         return captured.withLock { CommandResult(status: status, stdout: $0.stdout, stderr: $0.stderr) }
-    }
-
-    /// `run` that expects success, for the steps of a scenario.
-    @discardableResult
-    func succeed(_ arguments: [String], stdin: String? = nil) throws -> CommandResult {
-        let result = try run(arguments, stdin: stdin)
-        guard result.status == 0 else {
-            throw CLIRunnerError(message: "herald \(arguments.joined(separator: " ")) failed:\n\(result)")
-        }
-        return result
     }
 }
 

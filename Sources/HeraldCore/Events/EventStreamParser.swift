@@ -35,6 +35,9 @@ public struct EventStreamParser {
         self.format = format
     }
 
+    /// Bytes held back for a record not yet complete (never much more than `maxRecordBytes`).
+    var bufferedBytes: Int { pending.count }
+
     /// The records completed by `chunk`.
     public mutating func feed(_ chunk: some Collection<UInt8>) -> [EventRecord] {
         pending.append(contentsOf: chunk)
