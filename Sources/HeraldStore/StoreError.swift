@@ -41,6 +41,12 @@ extension StoreError {
     /// Translates a PostgreSQL failure into words. Constraints that HeraldCore checks first
     /// rarely reach this point; when they do (a race, raw input), the message still says what.
     static func from(_ error: PostgresError) -> StoreError {
+        var error = error
+        // libpq's and the server's words on one line (they come with tabs and newlines).
+        error.message = error.message.split(whereSeparator: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == " " })
+            .joined(separator: " ")
+        // The server answered and refused the login: not a server that is down, a login to fix.
+        if let refusal = loginRefusal(error) { return refusal }
         // Unreachable, or gone in the middle of the work (shut down, restarted, the backend
         // terminated): nothing is wrong with the input, and running the command again finishes it.
         if error.isConnectionLost {
@@ -62,6 +68,22 @@ extension StoreError {
             return .busy(error.message)
         }
         return .database(error.description)
+    }
+
+    /// A connection the server refused for who asked (a wrong password, an unknown role, a
+    /// login pg_hba.conf does not let in), said as what to fix.
+    static func loginRefusal(_ error: PostgresError) -> StoreError? {
+        guard error.kind == .connection else { return nil }
+        let message = error.message
+        let refusals = [
+            "password authentication failed", "no password supplied", "pg_hba.conf rejects", "Peer authentication failed",
+            "Ident authentication failed", "authentication failed for user",
+        ]
+        let roleMissing = message.contains("FATAL:") && message.contains("role \"") && message.contains("does not exist")
+        guard refusals.contains(where: { message.contains($0) }) || roleMissing else { return nil }
+        return .permissionDenied(
+            "the server refused the login: \(message); check the user and password of HERALD_DATABASE_URL "
+                + "(or PGUSER, PGPASSWORD, ~/.pgpass)")
     }
 
     /// Failures whose message is PostgreSQL's own words about the input: a trigger's RAISE, a

@@ -162,6 +162,10 @@ enum CampaignsFileSource {
         case .scanner(let context, let problem, let mark, let yaml), .parser(let context, let problem, let mark, let yaml),
             .composer(let context, let problem, let mark, let yaml):
             let bytes = Array(yaml.utf8)
+            // libyaml's words, without its own function names.
+            let problem =
+                problem.contains("Maximum nesting level")
+                ? "nested too deeply (a campaigns file needs a few levels of lists and mappings; libyaml stops at 1,000)" : problem
             var message = "not valid YAML or JSON: line \(mark.line), column \(mark.column): \(problem)"
             if let context { message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))" }
             if let byte = TextPosition.byteOffset(line: mark.line, column: mark.column, in: bytes) {

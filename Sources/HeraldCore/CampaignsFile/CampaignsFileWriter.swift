@@ -138,8 +138,9 @@ struct YAMLWriter {
     }
 
     /// A double-quoted YAML scalar: JSON's escapes, and `\u` escapes for the characters YAML
-    /// cannot carry raw (DEL and the C1 controls) or reads as something else (U+0085, U+2028
-    /// and U+2029 are line breaks to YAML 1.1, U+FEFF a byte order mark).
+    /// cannot carry raw (DEL and the C1 controls), reads as something else (U+0085, U+2028
+    /// and U+2029 are line breaks to YAML 1.1, U+FEFF a byte order mark) or that would make
+    /// the file read differently from what it holds (bidirectional controls).
     static func quoted(_ value: String) -> String {
         guard value.unicodeScalars.contains(where: needsEscape) else { return JSONText.quoted(value) }
         var result = String.UnicodeScalarView()
@@ -160,9 +161,11 @@ struct YAMLWriter {
         return String(result)
     }
 
+    /// DEL, the C1 controls, YAML 1.1's line breaks, the byte order mark, and the
+    /// bidirectional marks, embeddings, overrides and isolates (a file read in a terminal or a
+    /// review shows them as escapes, not as text that reads differently from what it holds).
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
-            || scalar.value == 0xFEFF
+        scalar.value >= 0x7F && Excerpt.isInvisible(scalar)
     }
 
     private static let reserved: Set<String> = [

@@ -2,7 +2,10 @@ import Foundation
 
 /// Why a campaign could not be published as it is: `activate` refuses it with these reasons.
 public enum PublishReadiness {
-    public static func problems(campaign: CampaignSpec, app: AppSpec, now: Date) -> [String] {
+    /// `activating`: the campaign is being made active now (`campaign activate`, a file that
+    /// turns it active), which is pointless once it has ended. A campaign stored active as it
+    /// is (a file exported from another database: its end may have passed since) is not.
+    public static func problems(campaign: CampaignSpec, app: AppSpec, now: Date, activating: Bool = true) -> [String] {
         var problems: [String] = []
         let supported = Set(app.locales)
         let allowed = campaign.locales.map { Set($0).intersection(supported) } ?? supported
@@ -22,8 +25,8 @@ public enum PublishReadiness {
         }) {
             problems.append("it has no content for any of its locales (\(allowed.sorted().map(\.rawValue).joined(separator: ", ")))")
         }
-        if let endsAt = campaign.endsAt, endsAt <= now {
-            problems.append("it ended at \(endsAt.formatted(Date.ISO8601FormatStyle())), which is in the past")
+        if activating, let endsAt = campaign.endsAt, endsAt <= now {
+            problems.append("it ended at \(Timestamp.format(endsAt)), which is in the past")
         }
         for (locale, content) in campaign.content {
             if case .banner(let banner) = content, !banner.views.contains(where: { $0.id == banner.entry }) {

@@ -39,7 +39,7 @@ public struct CampaignSpec: Equatable, Sendable {
     public func problems() -> [ValidationError] {
         var problems = collect { try XMLText.checkRequired(name, field: "name") }
         if let startsAt, let endsAt, endsAt <= startsAt {
-            problems.append(ValidationError(message: "the campaign must end after it starts (starts \(startsAt), ends \(endsAt))"))
+            problems.append(ValidationError(message: "the campaign must end after it starts (starts \(Timestamp.format(startsAt)), ends \(Timestamp.format(endsAt)))"))
         }
         if let locales, locales.isEmpty {
             problems.append(ValidationError(message: "a locale restriction needs at least one locale (omit it for all)"))

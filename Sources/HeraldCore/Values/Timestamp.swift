@@ -14,7 +14,7 @@ public enum Timestamp {
     public static func parse(_ text: String, field: String) throws(ValidationError) -> Date {
         guard let date = parse(text) else {
             throw ValidationError(
-                message: "\(field) \(quote(text)) is not a time: use ISO 8601 with a zone, e.g. 2026-05-01T09:00:00Z, or a date 2026-05-01 (UTC)")
+                message: "\(field) \(quote(text)) is not a time: use ISO 8601 with a zone, e.g. 2026-05-01T09:00:00Z, or a date 2026-05-01 (UTC), from 1970-01-01 to 9999-12-31")
         }
         return date
     }

@@ -14,6 +14,9 @@ public enum DatabaseOpening {
         let database: HeraldDatabase
         if let configured {
             database = try HeraldDatabase(location: configured, actor: actor)
+            // Who the login is comes first: an analyst's login is refused as one, whatever
+            // else it may not read.
+            if let refusal = try database.login().refusalOfHeraldWork { throw refusal }
             if requireCurrentSchema { try database.requireCurrentSchema() }
         } else {
             let (local, notes) = try EmbeddedDatabase(environment: environment).open(actor: actor)

@@ -59,7 +59,7 @@ public struct Failure: Sendable {
             case .contentNotKept(let run, let path):
                 return (["run \(run) refers to \(path), whose content is not kept"], .invalid)
             case .cannotWriteSite(let out, let reason):
-                return (["cannot write the site under \(out.path): \(reason)"], .cannotWrite)
+                return (["cannot write the site under \(out.path): \(FileProblem.describe(reason))"], .cannotWrite)
             }
         case let error as EmbeddedDatabaseError:
             return ([error.description], .cannotWrite)

@@ -62,7 +62,7 @@ public struct BoardJob {
             do {
                 return try writer.sync(files, scope: [[Board.folder]])
             } catch {
-                throw JobError(.cannotWrite, "cannot write the board under \(out.path): \(error)")
+                throw JobError(.cannotWrite, "cannot write the board under \(out.path): \(FileProblem.describe(error))")
             }
         }
     }

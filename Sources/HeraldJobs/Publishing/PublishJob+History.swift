@@ -23,7 +23,8 @@ extension PublishJob {
     /// (of each tenant whose own publish is not running: one that is keeps its contents until a
     /// later prune, unless this waits for it).
     public func pruneHistory(keepNewest: Int?, before: Date?) throws -> Pruned {
-        try locked {
+        try database.requireOwner(to: "pruning the publish history (every tenant's runs and contents)")
+        return try locked {
             try withTenantLocks(nil, dryRun: false, busy: wait ? .wait : .skip) { held in
                 try database.asOperator { session in
                     let runs = session.publishRuns

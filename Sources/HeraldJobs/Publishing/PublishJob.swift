@@ -127,7 +127,11 @@ public struct PublishJob {
         let wholeFolderRun = folder.tenant == nil ? tenant == nil : app == nil
         let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
             let snapshot = try session.changes.currentSnapshot()
-            let skipped = try held.map { held in try session.tenants.list().map(\.slug).filter { !held.contains($0) } } ?? []
+            // Tenants of this run's scope whose own publish holds their lock (a run of one tenant
+            // never speaks of the others).
+            let skipped = try held.map { held in
+                try (tenant.map { [$0] } ?? session.tenants.list().map(\.slug)).filter { !held.contains($0) }
+            } ?? []
             var changed: Set<Int64>?
             // Incremental only when the folder is exactly what the last full run left, and this
             // run holds every tenant it could write.

@@ -18,6 +18,15 @@ public struct SchemaJob {
     /// restore on a new server lacks). Returns the migrations applied and what was repaired.
     public func migrate(applying: (Migration) -> Void = { _ in }) throws -> (applied: [String], repaired: [String]) {
         let applied = try database.migrate(progress: applying)
-        return (applied, try database.ensureAccess())
+        return (applied, Self.summarised(try database.ensureAccess()))
+    }
+
+    /// The repairs in a few lines: the functions handed back to herald_operator (after a
+    /// restore, every one of them) are counted, not listed one signature a line.
+    static func summarised(_ notes: [String]) -> [String] {
+        let suffix = " now runs as herald_operator"
+        let functions = notes.filter { $0.hasSuffix(suffix) }
+        guard functions.count > 1 else { return notes }
+        return notes.filter { !$0.hasSuffix(suffix) } + ["\(functions.count) of Herald's functions run as herald_operator again"]
     }
 }

@@ -136,6 +136,16 @@ public struct EmbeddedDatabase {
             if !applied.isEmpty { notes.append("applied \(applied.count) migration(s) to the local database") }
         } catch let error as PostgresError {
             throw StoreError.from(error)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as EmbeddedDatabaseError {
+            throw error
+        } catch {
+            // A folder it cannot make or write (an unwritable HERALD_HOME, a user whose home is
+            // not there), said as what to do.
+            throw EmbeddedDatabaseError.homeUnreachable(
+                "cannot make Herald's local PostgreSQL in \(clusterDirectory.path): \(FileProblem.describe(error)); "
+                    + "set HERALD_HOME to a folder you can write, or HERALD_DATABASE_URL to a server")
         }
         return notes
     }

@@ -105,7 +105,9 @@ public struct CampaignRepository {
             problems.append("locale restriction names \(locale), which app \(app.slug) does not support")
         }
         if problems.isEmpty, requireReadiness ?? (spec.status == .active) {
-            let readiness = PublishReadiness.problems(campaign: spec, app: app, now: now)
+            // A new campaign that is active already (from a campaigns file) is stored as it
+            // is, even when it ended: only making one active checks that it has not.
+            let readiness = PublishReadiness.problems(campaign: spec, app: app, now: now, activating: requireReadiness == true)
             problems += readiness.map { "cannot activate \(spec.key): \($0)" }
         }
         return problems

@@ -75,12 +75,25 @@ public final class HeraldDatabase {
     // MARK: Schema
 
     public func migrationStatus() throws -> MigrationStatus {
-        try translatingErrors { try Migrator().status(connection) }
+        try afterARestore { try translatingErrors { try Migrator().status(connection) } }
     }
 
     @discardableResult
     public func migrate(progress: (Migration) -> Void = { _ in }) throws -> [String] {
-        try translatingErrors { try Migrator().migrate(connection, progress: progress) }
+        try afterARestore { try translatingErrors { try Migrator().migrate(connection, progress: progress) } }
+    }
+
+    /// Herald's objects still belong to whoever restored them (`pg_restore --no-owner`) until
+    /// a superuser runs `herald migrate` once: a login refused them is told so.
+    private func afterARestore<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch StoreError.permissionDenied(let message) {
+            throw StoreError.permissionDenied(
+                "this login may not read or change Herald's schema (\(message)): after a restore, run `herald migrate` once "
+                    + "as a superuser (HERALD_DATABASE_URL=\"dbname=herald user=postgres\" herald migrate), which hands Herald's "
+                    + "objects back to the database's owner")
+        }
     }
 
     /// Makes Herald's roles, rights, object owners and tenants' logins what the schema needs
@@ -100,8 +113,7 @@ public final class HeraldDatabase {
         do {
             status = try migrationStatus()
         } catch StoreError.permissionDenied(let message) {
-            throw StoreError.schema(
-                "this login cannot read Herald's migrations (\(message)); after a restore, run `herald migrate` once as a superuser")
+            throw StoreError.schema(message)
         }
         if let refusal = Migrator.refusal(status) { throw refusal }
         if !status.pending.isEmpty {
@@ -234,7 +246,7 @@ public struct UnitOfWork {
         do {
             // `role` is one of Herald's two constant names, never input.
             try connection.execute("SET LOCAL ROLE \(UnsafeSQL(role))")
-        } catch let error as PostgresError where error.sqlState == .undefinedObject {
+        } catch let error as PostgresError where error.sqlState == .undefinedObject || error.message.contains("does not exist") {
             throw StoreError.schema(
                 "Herald's roles do not exist on this server (a database restored from a dump?): run `herald migrate` "
                     + "(as a superuser once, after a restore)")

@@ -31,15 +31,7 @@ struct AuditCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             guard limit >= 1 else { throw InputError(message: "--limit must be at least 1", code: ExitStatus.usage) }
-            let since = try since.map { text in
-                guard let date = RelativeTime.parse(text) else {
-                    throw InputError(
-                        message: "--since \"\(text)\" is not a time: use 2h, 30m, 3d, 1w (ago), today, yesterday, "
-                            + "an ISO 8601 time such as 2026-05-01T09:00:00Z or a date 2026-05-01 (UTC)",
-                        code: ExitStatus.usage)
-                }
-                return date
-            }
+            let since = try since.map { try flagTime($0, flag: "--since") }
             let filter = AuditFilter(
                 since: since, actor: actor, app: try app.map { try Slug($0) }, campaign: try campaign.map { try Slug($0) }, limit: limit)
             let entries = try AuditJob(Environment.openDatabase()).changes(tenant: tenant.named(), filter)

@@ -39,6 +39,9 @@ struct BoardCommand: ParsableCommand {
     func validate() throws {
         guard (1...400).contains(days) else { throw ArgumentParser.ValidationError("--days must be between 1 and 400") }
         guard (0...1000).contains(runs) else { throw ArgumentParser.ValidationError("--runs must be between 0 and 1000") }
+        guard !out.isEmpty else {
+            throw ArgumentParser.ValidationError("--out needs a folder, not an empty value (is the variable it names set?)")
+        }
     }
 
     func run() throws {

@@ -77,8 +77,8 @@ struct PreviewCommand: ParsableCommand {
             device.secondsSince = try DeviceState.counts(secondsSince, flag: "--seconds-since", minimum: 0)
             device.canOpen = try DeviceState.schemes(canOpen)
             device.firstLaunch = firstLaunch
-            device.lastChecked = try lastChecked.map { try Timestamp.parse($0, field: "--last-checked") }
-            device.lastReminded = try reminded.map { try Timestamp.parse($0, field: "--reminded") }
+            device.lastChecked = try lastChecked.map { try flagTime($0, flag: "--last-checked") }
+            device.lastReminded = try reminded.map { try flagTime($0, flag: "--reminded") }
             for assignment in flag {
                 let (id, name) = try DeviceState.pair(assignment, flag: "--flag")
                 device.flags[id, default: []].insert(name)
@@ -88,11 +88,11 @@ struct PreviewCommand: ParsableCommand {
                 if let out { .folder(URL(fileURLWithPath: out)) } else { .compiled(siteBaseURL: try baseURL.map { try HTTPURL($0) }) }
             let result = try PreviewJob(Environment.openDatabase()).preview(
                 tenant: tenantOption.named(), app: app, locale: locale, device: device, at: at, from: source)
-            try print(result)
+            try show(result)
         }
     }
 
-    private func print(_ result: PreviewResult) throws {
+    private func show(_ result: PreviewResult) throws {
         if output.json {
             struct JSON: Encodable {
                 struct Reason: Encodable { let campaign, reason: String }
@@ -126,20 +126,20 @@ struct PreviewCommand: ParsableCommand {
 
     /// The preview for people.
     static func printText(_ result: PreviewResult) {
-        Swift.print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
+        print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
         if result.eligibleBanners.count > 1 {
-            Swift.print("                  (Notable shows one of them per launch, in dictionary order)")
+            print("                  (Notable shows one of them per launch, in dictionary order)")
         }
-        Swift.print("next alert        \(result.nextAlert ?? "-")")
+        print("next alert        \(result.nextAlert ?? "-")")
         if let blocked = result.alertBlocked {
-            Swift.print("                  (no alert on this launch: \(blocked))")
+            print("                  (no alert on this launch: \(blocked))")
         }
-        Swift.print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
+        print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
         if !result.notShown.isEmpty {
-            Swift.print("not shown")
+            print("not shown")
             var table = TextTable("  CAMPAIGN", "REASON")
             for item in result.notShown { table.append("  " + item.campaign, item.reason) }
-            Swift.print(table.render())
+            print(table.render())
         }
     }
 }

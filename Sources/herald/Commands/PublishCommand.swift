@@ -54,6 +54,10 @@ struct PublishCommand: ParsableCommand {
             return
         }
         if keep != nil || before != nil { throw ArgumentParser.ValidationError("--keep and --before go with --prune-history") }
+        if history, limit < 1 { throw ArgumentParser.ValidationError("--limit must be at least 1 (the number of newest runs to list)") }
+        if out == "" {
+            throw ArgumentParser.ValidationError("--out needs a folder, not an empty value (is the variable it names set?)")
+        }
         if !history, out == nil { throw ArgumentParser.ValidationError("--out DIR is required (the folder to publish into)") }
     }
 
@@ -132,7 +136,7 @@ struct PublishCommand: ParsableCommand {
         }
         if output.json {
             if let summary, let text = try? summary.wait() {
-                Console.current.write(.output, text)
+                Console.current.write(.output, TerminalText.safeJSON(text))
                 Console.current.write(.output, "\n")
                 return
             }

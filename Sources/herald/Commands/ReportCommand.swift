@@ -35,8 +35,8 @@ struct ReportCommand: ParsableCommand {
     var app: String?
     @Option(help: "Only this campaign (key).") var campaign: String?
     @Option(help: "The device (for `device`).") var device: String?
-    @Option(help: "First day, YYYY-MM-DD (default: 29 days before --until).") var since: String?
-    @Option(help: "Last day, YYYY-MM-DD, included (default: today, UTC).") var until: String?
+    @Option(help: "First day: YYYY-MM-DD, today, yesterday, 7d (ago) ... (default: 29 days before --until).") var since: String?
+    @Option(help: "Last day, included: YYYY-MM-DD, today, yesterday, 1d (ago) ... (default: today, UTC).") var until: String?
     @Option(help: "table, csv or json.") var format: Format = .table
     @Flag(help: "The same as --format json (JSON keys are the columns in camelCase).") var json = false
 
@@ -44,8 +44,8 @@ struct ReportCommand: ParsableCommand {
         try reportingFailures {
             if json, format == .csv { throw InputError(message: "--json and --format csv contradict each other; pick one", code: ExitStatus.usage) }
             let format = json ? .json : format
-            let until = try day(self.until, "--until") ?? Self.today()
-            let since = try day(self.since, "--since") ?? Self.day(until, minus: 29)
+            let until = try self.until.map { try flagDay($0, flag: "--until").description } ?? Self.today()
+            let since = try self.since.map { try flagDay($0, flag: "--since").description } ?? Self.day(until, minus: 29)
             guard since <= until else { throw InputError(message: "--since \(since) is after --until \(until)", code: ExitStatus.usage) }
             if kind == .device, device == nil {
                 throw InputError(message: "`herald report device` needs --device ID", code: ExitStatus.usage)
@@ -61,18 +61,17 @@ struct ReportCommand: ParsableCommand {
     static func render(_ table: ReportTable, format: Format, window: String) -> String {
         switch format {
         case .json:
+            // As every --json: an array of objects, keys in camelCase, numbers as numbers.
             let rows = table.rows.map { row in
-                "  {" + zip(table.columns, row).map { column, value in
-                    let json: String
-                    if let value {
-                        json = table.numericColumns.contains(column) ? value : JSONText.quoted(value)
-                    } else {
-                        json = "null"
-                    }
-                    return "\(JSONText.quoted(camelCaseKey(column))): \(json)"
-                }.joined(separator: ", ") + "}"
+                ParsedJSON.object(
+                    Dictionary(
+                        zip(table.columns, row).map { column, value -> (String, ParsedJSON) in
+                            guard let value else { return (camelCaseKey(column), .null) }
+                            guard table.numericColumns.contains(column) else { return (camelCaseKey(column), .string(value)) }
+                            return (camelCaseKey(column), Int64(value).map(ParsedJSON.integer) ?? Double(value).map(ParsedJSON.number) ?? .string(value))
+                        }, uniquingKeysWith: { first, _ in first }))
             }
-            return rows.isEmpty ? "[]\n" : "[\n" + rows.joined(separator: ",\n") + "\n]\n"
+            return ((try? jsonText(ParsedJSON.array(rows))) ?? "[]") + "\n"
         case .csv:
             let lines = [table.columns.map(Self.csvField)] + table.rows.map { $0.map { Self.csvField($0 ?? "") } }
             return lines.map { $0.joined(separator: ",") + "\r\n" }.joined()
@@ -87,14 +86,6 @@ struct ReportCommand: ParsableCommand {
     private static func csvField(_ value: String) -> String {
         value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
             ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
-    }
-
-    private func day(_ text: String?, _ flag: String) throws -> String? {
-        guard let text else { return nil }
-        guard UTCDay(text) != nil else {
-            throw InputError(message: "\(flag) must be a day like 2026-11-01, not \(Excerpt.quoted(text))", code: ExitStatus.usage)
-        }
-        return text
     }
 
     static func today() -> String {

@@ -34,7 +34,7 @@ struct TenantCommand: ParsableCommand {
                 (computed here as a SCRAM verifier: the password never reaches the server). Herald's database user \
                 needs CREATEROLE.
 
-                Example: printf '%s' "$PASSWORD" | herald tenant grant-operator acme --role acme_ops --password-from-stdin
+                Example: printf '%s' "$PASSWORD" | herald tenant grant-operator --tenant acme --role acme_ops --password-from-stdin
                 """)
 
         @OptionGroup var login: LoginGrantOptions
@@ -50,10 +50,9 @@ struct TenantCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke-operator",
             abstract: "Take a tenant operator's access away and drop its login role.",
-            discussion: "Example: herald tenant revoke-operator acme --role acme_ops")
+            discussion: "Example: herald tenant revoke-operator --tenant acme --role acme_ops")
 
-        @Argument(help: "Tenant slug.")
-        var tenant: String
+        @OptionGroup var tenant: LoginTenant
 
         @Option(help: "Role name given to grant-operator.")
         var role: String
@@ -69,16 +68,15 @@ struct TenantCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "operators",
             abstract: "List the login roles that operate this tenant (grant-operator) or read its reports (grant-reporting).",
-            discussion: "Example: herald tenant operators acme --json")
+            discussion: "Example: herald tenant operators --tenant acme --json")
 
-        @Argument(help: "Tenant slug.")
-        var tenant: String
+        @OptionGroup var tenant: LoginTenant
 
         @OptionGroup var output: JSONFlag
 
         func run() throws {
             try reportingFailures {
-                let tenant = try Slug(tenant)
+                let tenant = try tenant.slug()
                 let logins = try TenantAdministration(Environment.openDatabase(ownerOnly: "listing logins")).logins(of: tenant)
                 let (operators, analysts) = (logins.operators, logins.analysts)
                 if output.json {
@@ -94,7 +92,7 @@ struct TenantCommand: ParsableCommand {
                 var table = TextTable("ROLE", "ACCESS", "GRANTED")
                 for login in operators { table.append(login.role, "operator", formatTimestamp(login.grantedAt)) }
                 for role in analysts { table.append(role, "reporting", "-") }
-                printTable(table, emptyMessage: "no logins for \(tenant): grant one with `herald tenant grant-operator \(tenant) --role NAME`")
+                printTable(table, emptyMessage: "no logins for \(tenant): grant one with `herald tenant grant-operator --tenant \(tenant) --role NAME`")
             }
         }
     }
@@ -109,7 +107,7 @@ struct TenantCommand: ParsableCommand {
                 granted to the role an analyst logs in as), so nothing the analyst sets in their session widens it. \
                 Running it again for the same role updates its password. Herald's database user needs CREATEROLE.
 
-                Example: printf '%s' "$PASSWORD" | herald tenant grant-reporting acme --role acme_analyst --password-from-stdin
+                Example: printf '%s' "$PASSWORD" | herald tenant grant-reporting --tenant acme --role acme_analyst --password-from-stdin
                 """)
 
         @OptionGroup var login: LoginGrantOptions
@@ -125,10 +123,9 @@ struct TenantCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke-reporting",
             abstract: "Remove a reporting role's access to this tenant and drop the role.",
-            discussion: "Example: herald tenant revoke-reporting acme --role acme_analyst")
+            discussion: "Example: herald tenant revoke-reporting --tenant acme --role acme_analyst")
 
-        @Argument(help: "Tenant slug.")
-        var tenant: String
+        @OptionGroup var tenant: LoginTenant
 
         @Option(help: "Role name given to grant-reporting.")
         var role: String
@@ -220,8 +217,7 @@ struct TenantCommand: ParsableCommand {
 /// The arguments of `grant-operator` and `grant-reporting`: a tenant, a role name, and
 /// optionally its password on standard input.
 struct LoginGrantOptions: ParsableArguments {
-    @Argument(help: "Tenant slug.")
-    var tenant: String
+    @OptionGroup var tenant: LoginTenant
 
     @Option(help: "Role name: lowercase letters, digits and _, not starting with pg_ or herald_.")
     var role: String
@@ -235,7 +231,7 @@ struct LoginGrantOptions: ParsableArguments {
     /// here), and prints the outcome: JSON, or `saying`'s sentence.
     func grant(_ access: TenantAdministration.Access, saying: (String, String, Slug) -> String) throws {
         try reportingFailures {
-            let tenant = try Slug(tenant)
+            let tenant = try tenant.slug()
             let password = passwordFromStdin ? try TenantCommand.passwordFromStandardInput() : nil
             let outcome = try TenantAdministration(Environment.openDatabase(ownerOnly: "granting logins"))
                 .grant(access, role: role, tenant: tenant, password: password)
@@ -251,10 +247,10 @@ struct LoginGrantOptions: ParsableArguments {
 /// `revoke-operator` and `revoke-reporting`: takes `role`'s grant on the tenant away with
 /// `revoke` (true when there was one, and the role is dropped) and says what happened.
 private func revokeLogin(
-    _ access: TenantAdministration.Access, tenant: String, role: String, json: Bool, notGranted: (Slug) -> String
+    _ access: TenantAdministration.Access, tenant: LoginTenant, role: String, json: Bool, notGranted: (Slug) -> String
 ) throws {
     try reportingFailures {
-        let tenant = try Slug(tenant)
+        let tenant = try tenant.slug()
         let revoked = try TenantAdministration(Environment.openDatabase(ownerOnly: "revoking logins"))
             .revoke(access, role: role, tenant: tenant)
         if json {
@@ -263,6 +259,24 @@ private func revokeLogin(
             print("revoked: role \(role) no longer exists")
         } else {
             print("role \(role) \(notGranted(tenant)); nothing to do")
+        }
+    }
+}
+
+/// The tenant a login command works on: `--tenant SLUG`, as everywhere else (or, as before,
+/// the first argument). HERALD_TENANT is not read: a login is granted on purpose.
+struct LoginTenant: ParsableArguments {
+    @Option(name: .customLong("tenant"), help: "Tenant slug.") var option: String?
+    @Argument(help: ArgumentHelp("Tenant slug (the same as --tenant).", valueName: "tenant")) var argument: String?
+
+    func slug() throws -> Slug {
+        switch (option, argument) {
+        case let (flag?, given?) where flag != given:
+            throw InputError(message: "--tenant \(flag) and the argument \(given) name different tenants; give one", code: ExitStatus.usage)
+        case (nil, nil):
+            throw InputError(message: "no tenant given: pass --tenant SLUG", code: ExitStatus.usage)
+        default:
+            return try Slug(option ?? argument ?? "")
         }
     }
 }

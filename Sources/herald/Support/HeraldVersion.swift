@@ -3,7 +3,7 @@ import HeraldStore
 /// What `herald --version` prints: this release and the schema it carries (the newest
 /// bundled migration), which is what `herald migrate` brings a database to.
 enum HeraldVersion {
-    static let release = "0.4.0"
+    static let release = "0.5.0"
 
     static var description: String {
         let schema = Migration.bundled.last.map { "schema \(schemaName($0))" } ?? "no schema"

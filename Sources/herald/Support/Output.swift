@@ -46,13 +46,18 @@ func printTable(_ table: TextTable, emptyMessage: String) {
 
 /// Stable JSON for scripts: sorted keys, ISO 8601 UTC dates.
 func printJSON<T: Encodable>(_ value: T) throws {
+    print(try jsonText(value))
+}
+
+/// `printJSON`'s text.
+func jsonText<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
         var container = encoder.singleValueContainer()
         try container.encode(formatTimestamp(date))
     }
-    print(compactEmptyContainers(String(decoding: try encoder.encode(value), as: UTF8.self)))
+    return TerminalText.safeJSON(compactEmptyContainers(String(decoding: try encoder.encode(value), as: UTF8.self)))
 }
 
 /// A column or field name as a JSON key: `click_through_rate` → `clickThroughRate`.

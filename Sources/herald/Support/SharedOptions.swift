@@ -46,14 +46,22 @@ struct RequiredAppOption: ParsableArguments {
     }
 }
 
-/// A time given as a flag (`--starts`, `--at`, `--since`): one that cannot be read is a usage
-/// error (64), like any other unreadable flag value, with Timestamp's words for why.
+/// A time given as a flag (`--starts`, `--at`, `--since`, `--before`, `--last-checked`, ...):
+/// every command reads the same forms (`RelativeTime`); one it cannot read is a usage error
+/// (64), like any other unreadable flag value.
 func flagTime(_ text: String, flag: String) throws -> Date {
-    do {
-        return try Timestamp.parse(text, field: flag)
-    } catch {
-        throw InputError(message: error.description, code: ExitStatus.usage)
+    guard let date = RelativeTime.parse(text) else {
+        throw InputError(message: "\(flag) \(Excerpt.quoted(text)) is not a time: \(RelativeTime.forms)", code: ExitStatus.usage)
     }
+    return date
+}
+
+/// A day given as a flag (`report --since`, `--until`): the day (UTC) of any time `flagTime` reads.
+func flagDay(_ text: String, flag: String) throws -> UTCDay {
+    guard let day = UTCDay(String(Timestamp.format(try flagTime(text, flag: flag)).prefix(10))) else {
+        throw InputError(message: "\(flag) \(Excerpt.quoted(text)) is not a day: \(RelativeTime.forms)", code: ExitStatus.usage)
+    }
+    return day
 }
 
 struct JSONFlag: ParsableArguments {

@@ -2,9 +2,15 @@ import Foundation
 
 /// A file error in words, never Foundation's own text ("Error Domain=NSCocoaErrorDomain
 /// Code=4 …", "The file doesn't exist."): the caller names the path, this says why.
-enum FileProblem {
-    static func describe(_ error: any Error) -> String {
+public enum FileProblem {
+    public static func describe(_ error: any Error) -> String {
+        // Herald's own errors say what they are already.
+        if let error = error as? StoreError { return error.description }
+        if let error = error as? EmbeddedDatabaseError { return error.description }
         let nsError = error as NSError
+        if nsError.domain != NSCocoaErrorDomain, nsError.domain != NSPOSIXErrorDomain {
+            return String(describing: error)
+        }
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code))).lowercased()
         }
