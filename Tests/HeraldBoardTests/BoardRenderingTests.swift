@@ -42,7 +42,10 @@ import Testing
         #expect(xss.contains("&lt;script&gt;window.__pwned = 1&lt;/script&gt;&quot;&#39; &amp; &lt;b&gt;bold&lt;/b&gt;"))
         #expect(xss.contains("javascript:window.__pwned=3"))  // shown as text: the action URL the alert opens
         let banner = try page("board/mallory/evil-app/xss-banner.html")
-        #expect(banner.contains(#"srcdoc="&lt;/iframe&gt;&lt;script&gt;parent.__pwned=4&lt;/script&gt;&quot;""#))
+        // The frame's own policy first (nothing loads from inside it), then the campaign's HTML, escaped.
+        #expect(
+            banner.contains(
+                #"srcdoc="&lt;meta http-equiv=&quot;Content-Security-Policy&quot; content=&quot;default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; img-src data:&quot;&gt;&lt;/iframe&gt;&lt;script&gt;parent.__pwned=4&lt;/script&gt;&quot;""#))
         #expect(banner.contains(#"<iframe sandbox="" "#))
         // No script on any page, and the policy that keeps every request inside the folder.
         let index = try page("board/index.html")

@@ -67,6 +67,10 @@ import Testing
                 // Before `herald migrate`, commands say what is missing.
                 let before = try herald.run(["tenant", "list"])
                 #expect(before.status != 0 && before.stderr.contains("herald migrate"), "\(before)")
+                #expect(!before.stderr.contains("22023") && !before.stderr.contains("database error"), "\(before)")
+                // Herald's own login cannot migrate yet either: it is told who can.
+                let ownerMigrate = try herald.run(["migrate"])
+                #expect(ownerMigrate.status == 77 && ownerMigrate.stderr.contains("once as a superuser"), "\(ownerMigrate)")
 
                 // `herald migrate`, once as a superuser: roles, owners, rights and the tenants' logins.
                 let migrated = try InProcessHerald(database: newSuperuser).succeed(["migrate"])
@@ -95,7 +99,10 @@ import Testing
                 try tenantOperator.succeed(["app", "create", "radio", "--name", "Radio", "--bundle-id", "com.acme.radio", "--default-locale", "en"])
                 #expect(try tenantOperator.run(["campaign", "list", "--tenant", "demo"]).status == 77)
                 operatorLogin["password"] = "wrong"
-                #expect(try InProcessHerald(database: ConnectionConfiguration(keywords: operatorLogin)).run(["whoami"]).status == 69)
+                // A wrong password is a login to fix (77), not a server that is down (69), said on one line.
+                let refused = try InProcessHerald(database: ConnectionConfiguration(keywords: operatorLogin)).run(["whoami"])
+                #expect(refused.status == 77 && refused.stderr.contains("refused the login"), "\(refused)")
+                #expect(!refused.stderr.contains("\\u{") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
 
                 // The analyst, with its password, reads its tenant's reports.
                 let analyst = try Connection(configuration: ConnectionConfiguration(keywords: [
@@ -103,6 +110,12 @@ import Testing
                 ]))
                 let tenants = try analyst.query("SELECT DISTINCT tenant FROM reporting.campaign_summary").map { try $0.decode("tenant", as: String.self) }
                 #expect(tenants == ["demo"])
+                // ... and is told so by herald, which it does not run.
+                let analystHerald = InProcessHerald(database: ConnectionConfiguration(keywords: [
+                    "host": directory.path, "dbname": "herald", "user": analystRole, "password": "analyst pass",
+                ]))
+                let asAnalyst = try analystHerald.run(["report", "campaigns"])
+                #expect(asAnalyst.status == 77 && asAnalyst.stderr.contains("is an analyst login"), "\(asAnalyst)")
             }
         }
     }

@@ -55,8 +55,11 @@ enum Drawings {
             inner = "<div class=\"placeholder\"><strong>Web page (not loaded in the board)</strong><code>\(url.rawValue)</code></div>"
         case .html(let markup):
             // srcdoc holds the campaign's HTML as an attribute value: escaped, then parsed
-            // by the browser as a separate document in a sandbox without scripts.
-            inner = "<iframe sandbox=\"\" referrerpolicy=\"no-referrer\" title=\"View \(view.id) of \(campaign.name) (\(locale))\" srcdoc=\"\(markup)\"></iframe>"
+            // by the browser as a separate document in a sandbox without scripts, under a
+            // policy of its own that lets it load nothing (served over HTTP, the board's own
+            // policy would let it fetch and frame the review host's pages).
+            let framed = Layout.framePolicy + markup
+            inner = "<iframe sandbox=\"\" referrerpolicy=\"no-referrer\" title=\"View \(view.id) of \(campaign.name) (\(locale))\" srcdoc=\"\(framed)\"></iframe>"
         }
         return "<div class=\"view \(placement)\"\(HTML(trusted: style))>\(inner)</div>"
     }

@@ -17,9 +17,16 @@ enum HistoryPage {
         }
         let items: [HTML] = runs.map { run in
             let outcome = run.outcome + (run.rollbackOf.map { " (back to run \($0))" } ?? "")
+            // A tenant's board names no folder of the server and no OS user who ran Herald.
+            let siteBoard = context.input.scope == nil
+            let took: HTML = run.finishedAt.map { HTML(", took \(Self.duration(run.startedAt, $0))") } ?? .empty
             var facts: [HTML] = [
-                "<dt>Started</dt><dd>\(When.text(run.startedAt))\(run.finishedAt.map { HTML(", took \(Self.duration(run.startedAt, $0))") }) by \(run.actor)</dd>",
-                "<dt>Folder</dt><dd><code>\(run.outDir)</code>\(run.scope.isEmpty ? HTML.empty : HTML(" · only \(run.scope)"))</dd>",
+                siteBoard
+                    ? "<dt>Started</dt><dd>\(When.text(run.startedAt))\(took) by \(run.actor)</dd>"
+                    : "<dt>Started</dt><dd>\(When.text(run.startedAt))\(took)</dd>",
+                siteBoard
+                    ? "<dt>Folder</dt><dd><code>\(run.outDir)</code>\(run.scope.isEmpty ? HTML.empty : HTML(" · only \(run.scope)"))</dd>"
+                    : .empty,
                 "<dt>Site as at</dt><dd>\(When.text(run.publishAt))</dd>",
                 context.input.scope == nil
                     ? "<dt>Files</dt><dd>\(run.written) written · \(run.unchanged) unchanged · \(run.removed) removed</dd>"

@@ -5,6 +5,11 @@ enum Layout {
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; base-uri 'none'; form-action 'none'"
 
+    /// The policy each inline view's frame carries itself: inline styles and data: images,
+    /// nothing fetched, nothing framed.
+    static let framePolicy =
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
+
     /// A whole page. `root` is the relative path to the board's folder (`""`, `"../../"`).
     static func page(title: String, root: String, breadcrumb: [(String, String?)], main: HTML) -> HTML {
         let crumbs: [HTML] = breadcrumb.enumerated().map { index, item in
