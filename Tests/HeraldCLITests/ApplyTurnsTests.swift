@@ -55,7 +55,7 @@ import Testing
         return try holder.transaction { tx in
             let locked = try tx.query(
                 """
-                SELECT l.tenant_id FROM publish_locks l JOIN tenants t ON t.id = l.tenant_id
+                SELECT l.tenant_id FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
                 WHERE l.purpose = 'apply' AND t.slug = $1 FOR UPDATE OF l
                 """, [tenant])
             #expect(locked.count == 1, "the first apply leaves the tenant a row to take turns on")
@@ -108,7 +108,7 @@ import Testing
                     waiting = try watcher.query(
                         """
                         SELECT 1 FROM pg_stat_activity
-                        WHERE wait_event_type = 'Lock' AND query LIKE '%publish_locks%' AND pid <> pg_backend_pid()
+                        WHERE wait_event_type = 'Lock' AND query LIKE '%tenant_locks%' AND pid <> pg_backend_pid()
                         """
                     ).count > 0
                     if !waiting { usleep(50_000) }
