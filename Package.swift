@@ -4,10 +4,10 @@ import PackageDescription
 // Dependencies point one way:
 //   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
 //   herald -> HeraldBoard -> HeraldPublish
-//   HeraldStore -> PostgresClient -> CLibPQ
+//   HeraldStore -> PostgresServer -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
-// herald never imports PostgresClient, which knows nothing of Herald. Test support, tests
-// and the benchmark sit on top and may use PostgresClient directly. Each target lists
+// herald never imports PostgresClient or PostgresServer, which know nothing of Herald. Test
+// support, tests and the benchmark sit on top and may use them directly. Each target lists
 // exactly the modules it imports, plus `herald` for the tests that run the binary.
 let package = Package(
     name: "Herald",
@@ -27,6 +27,9 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        // A PostgreSQL cluster of one's own (initdb, start, stop, who may connect): Herald's
+        // local database and the tests' throwaway servers.
+        .target(name: "PostgresServer", dependencies: ["PostgresClient"]),
         // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published files.
         .systemLibrary(
             name: "CLibCrypto",
@@ -42,7 +45,7 @@ let package = Package(
         .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrations"]),
         .target(
             name: "HeraldStore",
-            dependencies: ["HeraldCore", "PostgresClient"],
+            dependencies: ["HeraldCore", "PostgresClient", "PostgresServer"],
             plugins: ["EmbedMigrationsPlugin"]
         ),
         .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
@@ -57,9 +60,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "PostgresClient", "HeraldStore"]),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "PostgresClient", "PostgresServer", "HeraldStore"]),
         // `scripts/benchmark-publish`: numbers, not tests.
-        .executableTarget(name: "herald-benchmark", dependencies: ["HeraldTestSupport", "HeraldStore", "PostgresClient"], path: "Sources/HeraldBenchmark"),
+        .executableTarget(
+            name: "herald-benchmark", dependencies: ["HeraldTestSupport", "HeraldStore", "PostgresClient", "PostgresServer"],
+            path: "Sources/HeraldBenchmark"),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldCoreTests",
@@ -79,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "HeraldCLITests",
             dependencies: [
-                "HeraldCore", "HeraldJobs", "HeraldStore", "PostgresClient", "HeraldTestSupport", "herald",
+                "HeraldCore", "HeraldJobs", "HeraldStore", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -38,7 +38,7 @@ import Testing
                 let admin = try Connection(configuration: database)
                 let name: String = try admin.query("SELECT current_database() AS n")[0].decode("n")
                 let demoID: Int64 = try admin.query("SELECT id FROM tenants WHERE slug = 'demo'")[0].decode("id")
-                let attackerConfiguration = try PostgresTestServer.shared().server.configuration(database: name, user: role)
+                let attackerConfiguration = try PostgresTestServer.shared().configuration(database: name, user: role)
                 let attacker = InProcessHerald(
                     database: attackerConfiguration, environment: ["HERALD_ACTOR": "someone-else"])
                 try attacker.succeed(

@@ -189,7 +189,7 @@ import Testing
             defer { _ = try? database.asOperator { try $0.operatorAccess.revoke(role: role, tenant: acme) } }
             let stored = try Connection(configuration: database.configuration)
             let name: String = try stored.query("SELECT current_database() AS n")[0].decode("n")
-            let team = try HeraldDatabase(configuration: try PostgresTestServer.shared().server.configuration(database: name, user: role), actor: role)
+            let team = try HeraldDatabase(configuration: try PostgresTestServer.shared().configuration(database: name, user: role), actor: role)
             let teamJob = PublishJob(database: team, out: out)
             var runs: [(id: Int64, files: [String: Data])] = []
             for title in ["Eins", "Zwei", "Drei"] {

@@ -27,7 +27,7 @@ import Testing
             ]))
             let name: String = try database.connection.query("SELECT current_database() AS n")[0].decode("n")
             try body(database) { role in
-                try Connection(configuration: PostgresTestServer.shared().server.configuration(database: name, user: role))
+                try Connection(configuration: PostgresTestServer.shared().configuration(database: name, user: role))
             }
         }
     }
