@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldCoreTests",
-            dependencies: ["HeraldCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["HeraldCore", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "HeraldStoreTests",
