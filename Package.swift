@@ -2,13 +2,16 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   herald -> HeraldJobs -> HeraldPublish, HeraldStore -> HeraldCore
+//   herald -> HeraldJobs -> HeraldSite, HeraldStore
+//   HeraldSite -> HeraldPublish -> HeraldCore
 //   herald -> HeraldBoard -> HeraldPublish
 //   HeraldStore -> PostgresServer -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
-// herald never imports PostgresClient or PostgresServer, which know nothing of Herald. Test
-// support, tests and the benchmark sit on top and may use them directly. Each target lists
-// exactly the modules it imports, plus `herald` for the tests that run the binary.
+// HeraldCore and HeraldPublish (the compilers, encoders, lints and preview) touch no file;
+// HeraldSite is the site folder's filesystem layer. herald never imports PostgresClient or
+// PostgresServer, which know nothing of Herald. Test support, tests and the benchmark sit on
+// top and may use them directly. Each target lists exactly the modules it imports, plus
+// `herald` for the tests that run the binary.
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
@@ -48,15 +51,18 @@ let package = Package(
             dependencies: ["HeraldCore", "PostgresClient", "PostgresServer"],
             plugins: ["EmbedMigrationsPlugin"]
         ),
+        // Pure: snapshot → files, the device preview, lints, the manifest format, the site's layout.
         .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
+        // The one writer of a published folder: what is on disk, and a plan carried out there.
+        .target(name: "HeraldSite", dependencies: ["HeraldCore", "HeraldPublish"]),
         // Publish, rollback and ingest as calls: for the CLI, tests and future commands.
-        .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish"]),
+        .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite"]),
         // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
         .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs", "HeraldBoard",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,8 +84,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "HeraldSiteTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldSite", "HeraldTestSupport"]),
         // The board rendered from values and opened in a real headless Chromium.
-        .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldCore", "HeraldPublish", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldCore", "HeraldPublish", "HeraldSite", "HeraldTestSupport"]),
         // Most CLI tests run commands in-process (InProcessHerald, `@testable import herald`); a few run the built binary.
         .testTarget(
             name: "HeraldCLITests",
@@ -90,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HeraldJobsTests",
-            dependencies: ["HeraldJobs", "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldTestSupport", "PostgresClient"]
+            dependencies: ["HeraldJobs", "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldTestSupport", "PostgresClient"]
         ),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.
         .testTarget(

@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldJobs
 import HeraldPublish
 @testable import HeraldStore
+import HeraldSite
 import HeraldTestSupport
 import PostgresClient
 import Testing

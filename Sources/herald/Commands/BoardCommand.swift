@@ -3,6 +3,7 @@ import Foundation
 import HeraldBoard
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldStore
 
 struct BoardCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldPublish
 import Synchronization
 
 #if canImport(Glibc)
