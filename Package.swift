@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "HeraldCLITests",
             dependencies: [
-                "HeraldCore", "HeraldJobs", "HeraldStore", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald",
+                "HeraldCore", "HeraldJobs", "HeraldStore", "HeraldSite", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 import HeraldTestSupport
 import PostgresClient
 import Synchronization
@@ -154,7 +155,7 @@ import Testing
             let herald = HeraldCLI(database: database)
             try herald.succeed(["apply", "-f", "-"], stdin: Self.file(["a1", "a2"]))
             let before = try HeraldFixtures.fingerprint(database)
-            let killed = try herald.crashing(at: .applyWritten).run(["apply", "-f", "-"], stdin: Self.file(["b1", "b2"], name: "Changed"))
+            let killed = try herald.crashing(at: ApplyCrashPoint.written).run(["apply", "-f", "-"], stdin: Self.file(["b1", "b2"], name: "Changed"))
             #expect(killed.killedBy == SIGKILL, "\(killed)")
             #expect(try HeraldFixtures.fingerprint(database) == before)
             let again = try herald.run(["apply", "-f", "-", "--wait"], stdin: Self.file(["b1", "b2"], name: "Changed"))

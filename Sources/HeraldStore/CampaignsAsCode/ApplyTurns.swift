@@ -38,7 +38,7 @@ extension HeraldDatabase {
                     FOR UPDATE OF l\(nowait)
                     """, [names])
                 let result = try body(unit)
-                CrashPoint.reached(.applyWritten)
+                CrashPoint.reached(ApplyCrashPoint.written)
                 return result
             }
         } catch StoreError.busy {
