@@ -245,7 +245,7 @@ import Testing
                 guard case PublishJobError.runNotRestorable(let run, let outcome) = error else { return false }
                 return run == unfinished && outcome == .running
             }
-            #expect(throws: StoreError.self) { try job.rollback(to: 9_999) }
+            #expect(performing: { try job.rollback(to: 9_999) }, throws: isStoreError(.notFound))
         }
     }
 

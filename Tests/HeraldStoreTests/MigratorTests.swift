@@ -140,7 +140,7 @@ import Testing
                 Migration(name: "0002_b.sql", sql: "CREATE TABLE b (x int);"),
             ])
             #expect(try edited.status(connection).changed == ["0001_a.sql"])
-            #expect(throws: StoreError.self) { try edited.migrate(connection) }
+            #expect(performing: { try edited.migrate(connection) }, throws: isStoreError(.schema))
             let tables = try connection.query("SELECT to_regclass('b') IS NULL AS missing")
             #expect(try tables[0].decode("missing", as: Bool.self))
         }

@@ -162,7 +162,9 @@ import Testing
                     #expect("\(error)".contains(words), "\(name): \(error)")
                 }
             }
-            #expect(throws: StoreError.self) { try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: globex) } }
+            #expect(
+                performing: { try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: globex) } },
+                throws: isStoreError(.invalid))
             #expect(try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: acme) })
             #expect(throws: PostgresError.self) { try connect(role) }
             #expect(try database.asOperator { try $0.reportingAccess.revoke(role: role, tenant: acme) } == false)
