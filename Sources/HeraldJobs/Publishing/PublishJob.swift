@@ -439,10 +439,6 @@ public struct PublishJob {
         return outcome
     }
 
-    /// What a publish would change in `folder`, without writing: each file compared with what
-    /// is on disk, and the files Herald published there before, in `scope`, that it would remove.
-    /// A manifest (or marker) a real run would refuse is refused here too, with the same error:
-    /// read as empty, it would show a plan for a fresh folder that no run would carry out.
     /// The folder's manifest as a run checks it (refused as the run would refuse it).
     private static func checkedManifest(_ folder: Folder, out: URL) throws -> SiteManifest {
         do {
@@ -452,6 +448,10 @@ public struct PublishJob {
         }
     }
 
+    /// What a publish would change in `folder`, without writing: each file compared with what
+    /// is on disk, and the files Herald published there before, in `scope`, that it would remove.
+    /// A manifest (or marker) a real run would refuse is refused here too, with the same error:
+    /// read as empty, it would show a plan for a fresh folder that no run would carry out.
     private func preview(_ files: [SiteFile], in folder: Folder, scope: PublishScope) throws -> (SiteWriter.Outcome, [FileChange]) {
         let published = Set(files.map(\.path.description))
         let folders = folder.folders(of: scope)
