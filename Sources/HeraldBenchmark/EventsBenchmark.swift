@@ -2,6 +2,7 @@ import Foundation
 import HeraldStore
 import HeraldTestSupport
 import PostgresClient
+import PostgresServer
 
 /// Delivery-events benchmark: `herald events ingest` of `events` generated events beside a
 /// plain COPY of the same rows into the same table, in the same run; then the history grown

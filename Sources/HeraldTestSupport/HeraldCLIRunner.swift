@@ -62,7 +62,7 @@ public struct HeraldCLI: HeraldRunner {
     }
 
     /// The same CLI, killed (SIGKILL, from inside) the `nth` time a run reaches `phase`.
-    public func crashing(at phase: CrashPoint.Phase, nth: Int = 1) -> HeraldCLI {
+    public func crashing(at phase: some CrashPoint.Phase, nth: Int = 1) -> HeraldCLI {
         var crashing = self
         crashing.environment[CrashPoint.variable] = nth == 1 ? phase.rawValue : "\(phase.rawValue):\(nth)"
         return crashing

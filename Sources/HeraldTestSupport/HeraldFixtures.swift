@@ -36,7 +36,7 @@ public enum HeraldFixtures {
         defer { _ = try? admin.execute("DROP ROLE IF EXISTS \(name)") }
         try admin.execute("CREATE DATABASE \(name) OWNER \(name)")
         defer { _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
-        let configuration = server.server.configuration(database: owner, user: owner)
+        let configuration = server.configuration(database: owner, user: owner)
         try Migrator(migrations: migrations).migrate(try Connection(configuration: configuration))
         return try body(configuration, owner)
     }

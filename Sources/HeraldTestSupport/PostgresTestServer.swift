@@ -1,6 +1,7 @@
 import Foundation
 import HeraldStore
 import PostgresClient
+import PostgresServer
 import Synchronization
 
 /// One throwaway PostgreSQL per test process: started on first use, stopped and deleted at
@@ -31,8 +32,8 @@ public final class PostgresTestServer: Sendable {
         try server.start()
     }
 
-    public func configuration(database: String) -> ConnectionConfiguration {
-        server.configuration(database: database)
+    public func configuration(database: String, user: String = "postgres") -> ConnectionConfiguration {
+        server.configuration(database: database, user: user)
     }
 
     /// Creates template database `name` once per process: runs `prepare` on it, then marks it a template.

@@ -2,6 +2,7 @@ import Foundation
 import HeraldBoard
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldTestSupport
 import Testing
 

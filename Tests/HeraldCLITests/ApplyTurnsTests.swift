@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 import HeraldTestSupport
 import PostgresClient
 import Synchronization
@@ -55,7 +56,7 @@ import Testing
         return try holder.transaction { tx in
             let locked = try tx.query(
                 """
-                SELECT l.tenant_id FROM publish_locks l JOIN tenants t ON t.id = l.tenant_id
+                SELECT l.tenant_id FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
                 WHERE l.purpose = 'apply' AND t.slug = $1 FOR UPDATE OF l
                 """, [tenant])
             #expect(locked.count == 1, "the first apply leaves the tenant a row to take turns on")
@@ -108,7 +109,7 @@ import Testing
                     waiting = try watcher.query(
                         """
                         SELECT 1 FROM pg_stat_activity
-                        WHERE wait_event_type = 'Lock' AND query LIKE '%publish_locks%' AND pid <> pg_backend_pid()
+                        WHERE wait_event_type = 'Lock' AND query LIKE '%tenant_locks%' AND pid <> pg_backend_pid()
                         """
                     ).count > 0
                     if !waiting { usleep(50_000) }
@@ -154,7 +155,7 @@ import Testing
             let herald = HeraldCLI(database: database)
             try herald.succeed(["apply", "-f", "-"], stdin: Self.file(["a1", "a2"]))
             let before = try HeraldFixtures.fingerprint(database)
-            let killed = try herald.crashing(at: .applyWritten).run(["apply", "-f", "-"], stdin: Self.file(["b1", "b2"], name: "Changed"))
+            let killed = try herald.crashing(at: ApplyCrashPoint.written).run(["apply", "-f", "-"], stdin: Self.file(["b1", "b2"], name: "Changed"))
             #expect(killed.killedBy == SIGKILL, "\(killed)")
             #expect(try HeraldFixtures.fingerprint(database) == before)
             let again = try herald.run(["apply", "-f", "-", "--wait"], stdin: Self.file(["b1", "b2"], name: "Changed"))

@@ -2,6 +2,7 @@ import Foundation
 import HeraldStore
 import HeraldTestSupport
 import PostgresClient
+import PostgresServer
 import Testing
 
 /// The README's backup and restore, end to end: Herald at work (its owner not a superuser, a
@@ -34,7 +35,7 @@ import Testing
 
                 // pg_dump, as the README says (as a superuser: Herald's tables force row security on their owner too).
                 let dump = root.appendingPathComponent("herald.dump")
-                let superuser = try PostgresTestServer.shared().server.configuration(database: owner, user: "postgres")
+                let superuser = try PostgresTestServer.shared().configuration(database: owner, user: "postgres")
                 let dumped = try Self.run("pg_dump", ["--format=custom", "--file", dump.path, superuser.conninfo])
                 #expect(dumped.status == 0, "\(dumped.output)")
 

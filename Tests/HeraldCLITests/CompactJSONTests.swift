@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import herald
@@ -37,47 +38,45 @@ import Testing
     }
 }
 
-/// `PlainJSON` writes what `printJSON` writes for the same values, or leaves the text to it.
+/// `publish --json`'s summary made by `PlainJSON` is what `printJSON` writes for it, or it is
+/// left to `printJSON`: both builders as the command runs them.
 @Suite struct PlainJSONTests {
-    struct Summary: Encodable {
-        let run: Int64?
-        let dryRun: Bool
-        let written, removed: [String]
-        let unchanged: Int
-        let warnings: [String]
+    /// What `printJSON` writes for `summary`, as a command's standard output.
+    static func printed(_ summary: PublishSummary) throws -> String {
+        let output = Mutex("")
+        let console = Console(
+            environment: [:], inputDescriptor: -1, write: { _, text in output.withLock { $0 += text } }, errorIsTerminal: false)
+        try Console.$current.withValue(console) { try printJSON(summary) }
+        return output.withLock { $0 }
     }
 
-    static func foundation(_ summary: Summary) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return compactEmptyContainers(String(decoding: try encoder.encode(summary), as: UTF8.self))
-    }
-
-    static func plain(_ summary: Summary) -> String? {
-        var members: [String: PlainJSON.Value] = [
-            "dryRun": .bool(summary.dryRun), "written": .strings(summary.written), "removed": .strings(summary.removed),
-            "unchanged": .integer(Int64(summary.unchanged)), "warnings": .strings(summary.warnings),
-        ]
-        if let run = summary.run { members["run"] = .integer(run) }
-        return PlainJSON.object(members)
+    static func summary(
+        run: Int64?, written: [String] = [], removed: [String] = [], unchanged: Int = 0, warnings: [String] = [],
+        changes: [PublishSummary.Diff]? = nil
+    ) -> PublishSummary {
+        PublishSummary(
+            run: run, dryRun: changes != nil, written: written, removed: removed, unchanged: unchanged, warnings: warnings,
+            changes: changes)
     }
 
     @Test func sameAsFoundation() throws {
         let samples = [
-            Summary(run: nil, dryRun: false, written: [], removed: [], unchanged: 0, warnings: []),
-            Summary(run: 42, dryRun: true, written: ["acme/weather/en/control.json"], removed: [], unchanged: 7, warnings: []),
-            Summary(
-                run: 9_000_000_000, dryRun: false, written: ["a/b/c", "a/b/d e"], removed: ["x/y/z.plist"], unchanged: 35_999,
+            Self.summary(run: nil),
+            Self.summary(run: 42, written: ["acme/weather/en/control.json"], unchanged: 7),
+            Self.summary(
+                run: 9_000_000_000, written: ["a/b/c", "a/b/d e"], removed: ["x/y/z.plist"], unchanged: 35_999,
                 warnings: [#"acme/weather/"spring": banner 'a\b' {left} [out]; 50% / 100%"#, ""]),
         ]
         for sample in samples {
-            #expect(Self.plain(sample) == (try Self.foundation(sample)))
+            let plain = try #require(sample.plainJSON)
+            #expect(plain + "\n" == (try Self.printed(sample)))
         }
     }
 
-    @Test func leavesEscapesToFoundation() {
+    @Test func leavesEscapesAndDiffsToFoundation() {
         for text in ["tab\there", "line\nbreak", "café", "\u{7F}", "\u{1}"] {
-            #expect(Self.plain(Summary(run: 1, dryRun: false, written: [], removed: [], unchanged: 0, warnings: [text])) == nil)
+            #expect(Self.summary(run: 1, warnings: [text]).plainJSON == nil)
         }
+        #expect(Self.summary(run: nil, changes: [PublishSummary.Diff(path: "a/b/c", change: "new", diff: "")]).plainJSON == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldTestSupport
+import PostgresClient
 import Testing
 
 /// Every kind of bad input: one clear line per problem, the sysexits code, and a database
@@ -30,6 +31,23 @@ import Testing
         }
     }
 
+    /// Runs `arguments` with a database that cannot be reached: a refusal found from the
+    /// arguments alone, before any database is needed (a command that asked the database
+    /// first would exit 69 instead), so no database is made for it.
+    func expectRefusalBeforeTheDatabase(
+        _ arguments: [String], status: Int32, saying messages: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let nowhere = ConnectionConfiguration(conninfo: "host=/nonexistent dbname=herald")
+        let result = try InProcessHerald(database: nowhere, environment: ["HERALD_TENANT": "acme"]).run(arguments)
+        #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
+        for message in messages {
+            #expect(result.stderr.contains(message), "\(result)", sourceLocation: sourceLocation)
+        }
+        #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
+    }
+
+    /// Flag values read before any database is needed; the same kind of error gets the same
+    /// code whatever the command: an unreadable flag value is 64, a missing input file 66.
     @Test(arguments: [
         (["events", "ingest", "/nonexistent/events.ndjson"], Int32(66), "cannot read /nonexistent/events.ndjson"),
         (["events", "ingest", "-", "--format", "xml"], 64, "--format must be ndjson or csv"),
@@ -38,7 +56,18 @@ import Testing
         (["events", "prune", "--before", "2026-13-01"], 64, "--before must be a day"),
         (["report", "daily", "--since", "someday"], 64, "--since \"someday\" is not a time"),
         (["report", "campaigns", "--since", "2026-02-01", "--until", "2026-01-01"], 64, "is after --until"),
-        (["report", "daily", "--tenant", "Acme Co"], 65, "\"Acme Co\""),
+        (["campaign", "update", "welcome", "--app", "weather", "--priority", "high"], 64, "high"),
+        (["audit", "--since", "2026-13-01"], 64, "--since"),
+        (["report", "daily", "--since", "2026-13-01"], 64, "--since \"2026-13-01\" is not a time"),
+        (["apply", "-f", "/nonexistent/campaigns.yaml"], 66, "cannot read /nonexistent/campaigns.yaml: no such file"),
+        (["validate", "-f", "/nonexistent/campaigns.yaml"], 66, "cannot read /nonexistent/campaigns.yaml: no such file"),
+    ])
+    func flagErrorsAreFoundBeforeAnyDatabase(_ arguments: [String], _ status: Int32, _ message: String) throws {
+        try expectRefusalBeforeTheDatabase(arguments, status: status, saying: [message])
+    }
+
+    @Test(arguments: [
+        (["report", "daily", "--tenant", "Acme Co"], Int32(65), "\"Acme Co\""),
         (["tenant", "grant-reporting", "acme", "--role", "Bad Name"], 65, "invalid reporting role name"),
         (["tenant", "grant-reporting", "acme", "--role", "postgres"], 65, "is not a Herald reporting role"),
         (["tenant", "grant-reporting", "nope", "--role", "nope_analyst"], 65, "nope"),
@@ -48,16 +77,11 @@ import Testing
         try expectRefusal(arguments, status: status, saying: [message])
     }
 
-    /// The same kind of error gets the same code whatever the command: an unreadable flag
-    /// value is 64, a missing input file 66, a rule broken by the data 65.
+    /// The same kind of error gets the same code whatever the command, also when the command
+    /// reads the database first: an unreadable flag value is 64, a rule broken by the data 65.
     @Test(arguments: [
-        (["campaign", "update", "welcome", "--app", "weather", "--priority", "high"], Int32(64), "high"),
-        (["campaign", "update", "welcome", "--app", "weather", "--starts", "tomorrow"], 64, "--starts"),
-        (["audit", "--since", "2026-13-01"], 64, "--since"),
+        (["campaign", "update", "welcome", "--app", "weather", "--starts", "tomorrow"], Int32(64), "--starts"),
         (["publish", "--out", "/tmp/herald-never", "--at", "soon"], 64, "--at"),
-        (["report", "daily", "--since", "2026-13-01"], 64, "--since \"2026-13-01\" is not a time"),
-        (["apply", "-f", "/nonexistent/campaigns.yaml"], 66, "cannot read /nonexistent/campaigns.yaml: no such file"),
-        (["validate", "-f", "/nonexistent/campaigns.yaml"], 66, "cannot read /nonexistent/campaigns.yaml: no such file"),
         (["campaign", "condition", "add", "welcome", "--app", "weather", "--all", "minAppVersion=1.0", "--all", "minAppVersion=2.0"],
          65, "--all minAppVersion is given twice"),
     ])
@@ -66,11 +90,11 @@ import Testing
     }
 
     @Test func badSlugNamesTheValue() throws {
-        try expectRefusal(["tenant", "create", "Acme Co", "--name", "X"], status: 65, saying: ["\"Acme Co\""])
+        try expectRefusalBeforeTheDatabase(["tenant", "create", "Acme Co", "--name", "X"], status: 65, saying: ["\"Acme Co\""])
     }
 
     @Test func badLocaleNamesTheValue() throws {
-        try expectRefusal(
+        try expectRefusalBeforeTheDatabase(
             ["app", "create", "news", "--name", "News", "--bundle-id", "com.acme.news", "--default-locale", "english"],
             status: 65, saying: ["\"english\""])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldStore
 import HeraldTestSupport
 import PostgresClient
 import Testing
@@ -73,9 +74,9 @@ import Testing
     /// transaction, or just after a commit, with two connections storing batches at once:
     /// what it committed is whole batches, history and rollups agreeing, and a rerun of the
     /// same input finishes it without counting anything twice.
-    @Test(arguments: [(CrashPoint.Phase.ingestCopied, 3), (.ingestCommitted, 3)])
+    @Test(arguments: [(IngestCrashPoint.copied, 3), (.committed, 3)])
     func anIngestStoppedPartWayKeepsWhatItCommittedAndARerunFinishesWithoutDoubleCounting(
-        _ phase: CrashPoint.Phase, nth: Int
+        _ phase: IngestCrashPoint, nth: Int
     ) throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
@@ -96,7 +97,7 @@ import Testing
                 #expect(afterKill.differences == 0)
                 #expect(afterKill.raw % batch == 0, "a batch was half-stored: \(afterKill.raw)")
                 // Stopped at the nth commit: those n, and perhaps the other connection's one more.
-                let least = phase == .ingestCommitted ? nth * batch : 0
+                let least = phase == .committed ? nth * batch : 0
                 #expect(afterKill.raw >= least && afterKill.raw <= (nth + 1) * batch, "\(afterKill.raw) stored")
                 let ids: Int = try watcher.query("SELECT count(*) AS n FROM event_ids")[0].decode("n")
                 #expect(ids == afterKill.raw)

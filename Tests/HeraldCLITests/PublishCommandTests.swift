@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldSite
 import HeraldStore
 import HeraldTestSupport
 import PostgresClient
@@ -189,28 +190,50 @@ import Testing
     /// phase of the site writer where the folder is half-made (with nothing to remove,
     /// `site.removals` is `site.manifest`).
     @Test(arguments: [
-        (CrashPoint.Phase.siteMarkerTemp, 1), (.siteMarker, 1), (.siteFolderFile, 10), (.siteFolder, 2), (.siteManifest, 1),
-        (.siteMarkerRemoval, 1),
+        (SiteCrashPoint.markerTemp, 1), (.marker, 1), (.folderFile, 10), (.folder, 2), (.manifest, 1),
+        (.markerRemoval, 1),
     ])
-    func aFirstPublishStoppedAt(_ phase: CrashPoint.Phase, nth: Int) throws {
+    func aFirstPublishStoppedAt(_ phase: SiteCrashPoint, nth: Int) throws {
         try publishStopped(at: phase, nth: nth, republish: false)
     }
 
     /// A republish that rewrites files in place, adds folders to existing apps and removes
     /// files, stopped at each phase.
     @Test(arguments: [
-        (CrashPoint.Phase.siteMarkerTemp, 1), (.siteMarker, 1), (.siteTempFile, 5), (.siteFile, 5), (.siteFolderFile, 3), (.siteFolder, 2),
-        (.siteNamingFiles, 1), (.siteRemovals, 1), (.siteManifest, 1), (.siteMarkerRemoval, 1),
+        (SiteCrashPoint.markerTemp, 1), (.marker, 1), (.tempFile, 5), (.file, 5), (.folderFile, 3), (.folder, 2),
+        (.namingFiles, 1), (.removals, 1), (.manifest, 1), (.markerRemoval, 1),
     ])
-    func aRepublishStoppedAt(_ phase: CrashPoint.Phase, nth: Int) throws {
+    func aRepublishStoppedAt(_ phase: SiteCrashPoint, nth: Int) throws {
         try publishStopped(at: phase, nth: nth, republish: true)
+    }
+
+    /// Each module names its own crash points; a name in one of its areas that it does not
+    /// know is refused when the run gets there (exit 70, the area's phases listed), never
+    /// taken for a point not reached.
+    @Test func aMisspeltCrashPointIsRefusedWhereItsAreaIsReached() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let herald = HeraldCLI(database: database)
+                try LargeSiteFixture.populate(try Connection(configuration: database), apps: 1, campaignsPerApp: 1)
+                var misspelt = herald
+                misspelt.environment[CrashPoint.variable] = "site.markr"
+                let publish = ["publish", "--at", "2026-06-01T00:00:00Z", "--out"]
+                let refused = try misspelt.run(publish + [root.appendingPathComponent("a").path])
+                #expect(refused.status == 70 && refused.killedBy == nil, "\(refused)")
+                let phases = SiteCrashPoint.allCases.map(\.rawValue).joined(separator: ", ")
+                #expect(refused.stderr.contains("HERALD_TEST_CRASH_AT=site.markr names no crash point: \(phases)"), "\(refused)")
+                misspelt.environment[CrashPoint.variable] = "site.marker:0"
+                let malformed = try misspelt.run(publish + [root.appendingPathComponent("b").path])
+                #expect(malformed.status == 70 && malformed.stderr.contains("names no crash point"), "\(malformed)")
+            }
+        }
     }
 
     /// The run stopped at `phase` (its `nth` arrival) leaves every published file whole (as
     /// the last run left it or as this one makes it), the manifest as the last complete run
     /// left it, and its marker, so the next run sweeps up and finishes the site exactly as
     /// an uninterrupted run makes it.
-    func publishStopped(at phase: CrashPoint.Phase, nth: Int, republish: Bool) throws {
+    func publishStopped(at phase: SiteCrashPoint, nth: Int, republish: Bool) throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
                 // 4 apps × 3 locales, 8 campaigns each: 72 files, one new folder per app.
@@ -242,9 +265,9 @@ import Testing
                 }
                 try expectEveryFileParses(out)
                 // Killed while writing the marker: no marker yet (its temp file is swept by the next run).
-                #expect((left[".herald-writing"] != nil) == (phase != .siteMarkerTemp), "marker")
+                #expect((left[".herald-writing"] != nil) == (phase != .markerTemp), "marker")
                 let manifest = left[".herald-manifest"]
-                #expect(manifest == (phase == .siteMarkerRemoval ? expected : before)[".herald-manifest"])
+                #expect(manifest == (phase == .markerRemoval ? expected : before)[".herald-manifest"])
 
                 try herald.succeed(publish)
                 #expect(try snapshot(out) == expected)  // the manifest included; no temp file, marker or hidden folder left
@@ -324,10 +347,10 @@ import Testing
     /// view that is not there (views and new folders first, then the files naming them, then
     /// removals); the next run finishes the site.
     @Test(arguments: [
-        (CrashPoint.Phase.siteTempFile, 1), (.siteFile, 1), (.siteFolderFile, 1), (.siteFolder, 1), (.siteFolder, 4),
-        (.siteNamingFiles, 1), (.siteTempFile, 6), (.siteFile, 12), (.siteRemovals, 1), (.siteManifest, 1), (.siteMarkerRemoval, 1),
+        (SiteCrashPoint.tempFile, 1), (.file, 1), (.folderFile, 1), (.folder, 1), (.folder, 4),
+        (.namingFiles, 1), (.tempFile, 6), (.file, 12), (.removals, 1), (.manifest, 1), (.markerRemoval, 1),
     ])
-    func aRepublishNeverNamesAMissingView(_ phase: CrashPoint.Phase, nth: Int) throws {
+    func aRepublishNeverNamesAMissingView(_ phase: SiteCrashPoint, nth: Int) throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in
                 let admin = try Connection(configuration: database)

@@ -38,7 +38,7 @@ import Testing
                 let admin = try Connection(configuration: database)
                 let name: String = try admin.query("SELECT current_database() AS n")[0].decode("n")
                 let demoID: Int64 = try admin.query("SELECT id FROM tenants WHERE slug = 'demo'")[0].decode("id")
-                let attackerConfiguration = try PostgresTestServer.shared().server.configuration(database: name, user: role)
+                let attackerConfiguration = try PostgresTestServer.shared().configuration(database: name, user: role)
                 let attacker = InProcessHerald(
                     database: attackerConfiguration, environment: ["HERALD_ACTOR": "someone-else"])
                 try attacker.succeed(
@@ -87,7 +87,7 @@ import Testing
             let tenantTables = [
                 "apps", "campaigns", "alert_message_keys", "campaign_conditions", "banner_contents", "banner_views", "alert_contents",
                 "story_contents", "story_pages", "audit_log", "delivery_events", "device_campaign_summary", "campaign_rollup",
-                "campaign_daily_rollup", "tenant_publish_blobs", "publish_locks",
+                "campaign_daily_rollup", "tenant_publish_blobs", "tenant_locks",
             ]
             var attempts = 0
             var held = 0
@@ -144,11 +144,11 @@ import Testing
                 seen("WITH d AS (DELETE FROM campaign_conditions WHERE tenant_id = $1 RETURNING 1) SELECT count(*)::text FROM d", [demo])
                 seen("WITH d AS (DELETE FROM alert_contents WHERE tenant_id = $1 RETURNING 1) SELECT count(*)::text FROM d", [demo])
                 seen("WITH u AS (UPDATE publish_runs SET outcome = 'failed' WHERE id = $1 RETURNING 1) SELECT count(*)::text FROM u", [demoRun])
-                seen("SELECT count(*)::text FROM (SELECT 1 FROM publish_locks WHERE tenant_id = $1 FOR UPDATE) l", [demo])
+                seen("SELECT count(*)::text FROM (SELECT 1 FROM tenant_locks WHERE tenant_id = $1 FOR UPDATE) l", [demo])
                 refused("INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales) VALUES ($1, 'evil', 'Evil', 'ios', 'com.evil.app', 'en', '{en}')", [demo])
                 refused("INSERT INTO campaigns (tenant_id, app_id, key, kind, name) VALUES ($1, $2, 'evil', 'alert', 'Evil')", [demo, demoApp])
                 refused("INSERT INTO audit_log (tenant_id, actor, action, entity) VALUES ($1, 'forged', 'insert', 'apps')", [demo])
-                refused("INSERT INTO publish_locks (tenant_id, purpose) VALUES ($1, 'apply')", [demo])
+                refused("INSERT INTO tenant_locks (tenant_id, purpose) VALUES ($1, 'apply')", [demo])
                 refused("INSERT INTO tenant_publish_blobs (tenant_id, digest, content) VALUES ($1, repeat('a', 64), 'x')", [demo])
                 refused("INSERT INTO publish_runs (actor, out_dir, publish_at, outcome, tenant_id) VALUES ('x', '/tmp', now(), 'running', $1)", [demo])
                 refused("INSERT INTO publish_runs (actor, out_dir, publish_at, outcome, rollback_of, tenant_id) VALUES ('x', '/tmp', now(), 'running', $1, (SELECT id FROM tenants WHERE slug = 'acme'))", [demoRun])
@@ -451,7 +451,7 @@ import Testing
             let holder = try Connection(configuration: setup.attackerConfiguration)
             try holder.transaction { tx in
                 try tx.execute("SET LOCAL ROLE herald_tenant")
-                #expect(try tx.query("SELECT tenant_id FROM publish_locks WHERE purpose = 'publish' FOR UPDATE").count == 1)
+                #expect(try tx.query("SELECT tenant_id FROM tenant_locks WHERE purpose = 'publish' FOR UPDATE").count == 1)
                 let skipping = try owner.run(["publish", "--out", site.path, "--at", at, "--json"])
                 #expect(skipping.status == 0, "\(skipping)")
                 #expect(skipping.stderr.contains("tenant acme's own publish was running"), "\(skipping)")

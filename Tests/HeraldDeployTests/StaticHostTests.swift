@@ -507,9 +507,19 @@ struct NotableClient {
                     let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
                     return summary["written"] as? [String] ?? []
                 }
+                /// Sets `path`'s mtime under `folder` (every file's, when nil): an explicit time
+                /// stands for one that passed, so the test never waits for the clock to tick.
+                func date(_ folder: URL, _ path: String? = nil, to time: Date) throws {
+                    let paths = try path.map { [$0] } ?? FileManager.default.subpathsOfDirectory(atPath: folder.path)
+                    for path in paths {
+                        try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: folder.appendingPathComponent(path).path)
+                    }
+                }
                 #expect(try publish().contains("acme/weather/en/control.json"))
                 try sync()
                 #expect(try FileManager.default.subpathsOfDirectory(atPath: recipe.path).allSatisfy { !$0.split(separator: "/").contains { $0.hasPrefix(".") } })
+                // The host's files dated long past: every download below is later than them.
+                try date(recipe, to: Date(timeIntervalSince1970: 1_000_000_000))
 
                 let nginxDirectory = directory.appendingPathComponent("nginx")
                 try FileManager.default.createDirectory(at: nginxDirectory, withIntermediateDirectories: true)
@@ -527,7 +537,6 @@ struct NotableClient {
                 var currentAlerts = NotableClient("recipe/" + alerts)
                 #expect(has(try current.launch(nginx), oldView))
                 _ = try currentAlerts.launch(nginx)
-                Thread.sleep(forTimeInterval: 1.1)
                 #expect(has(try current.launch(nginx), oldView) && current.downloads == 1, "unchanged: 304, the cached copy")
                 let alertsModified = try nginx.request("recipe/" + alerts, method: "HEAD").headers["last-modified"]
 
@@ -537,20 +546,19 @@ struct NotableClient {
                     "--view", "id=banner,file=\(newView),height=88,origin=top", "--entry", "banner",
                 ])
                 #expect(try publish().contains(control))
-                Thread.sleep(forTimeInterval: 1.1)
+                // Herald wrote it a minute before the download below: `rsync -a` keeps that time.
+                try date(out, control, to: Date().addingTimeInterval(-60))
                 // A new device downloads the old file in the window, after Herald's write.
                 var inTheWindow = NotableClient("recipe/" + control)
                 var inTheWindowOld = NotableClient("rsync-a/" + control)
                 #expect(has(try inTheWindow.launch(nginx), oldView))
                 #expect(has(try inTheWindowOld.launch(nginx), oldView))
-                Thread.sleep(forTimeInterval: 1.1)
                 try sync()
 
                 // Through herald-sync, every device gets the new banner once, then 304 again.
                 #expect(has(try inTheWindow.launch(nginx), newView), "the device that downloaded in the window stays stale")
                 #expect(has(try current.launch(nginx), newView))
                 #expect(inTheWindow.downloads == 2 && current.downloads == 2)
-                Thread.sleep(forTimeInterval: 1.1)
                 #expect(has(try inTheWindow.launch(nginx), newView) && inTheWindow.downloads == 2)
                 #expect(has(try current.launch(nginx), newView) && current.downloads == 2)
                 // The unchanged alerts kept their Last-Modified: still one download.

@@ -3,6 +3,7 @@ import HeraldCore
 import HeraldJobs
 import HeraldPublish
 @testable import HeraldStore
+import HeraldSite
 import HeraldTestSupport
 import PostgresClient
 import Testing
@@ -189,7 +190,7 @@ import Testing
             defer { _ = try? database.asOperator { try $0.operatorAccess.revoke(role: role, tenant: acme) } }
             let stored = try Connection(configuration: database.configuration)
             let name: String = try stored.query("SELECT current_database() AS n")[0].decode("n")
-            let team = try HeraldDatabase(configuration: try PostgresTestServer.shared().server.configuration(database: name, user: role), actor: role)
+            let team = try HeraldDatabase(configuration: try PostgresTestServer.shared().configuration(database: name, user: role), actor: role)
             let teamJob = PublishJob(database: team, out: out)
             var runs: [(id: Int64, files: [String: Data])] = []
             for title in ["Eins", "Zwei", "Drei"] {
@@ -244,7 +245,7 @@ import Testing
                 guard case PublishJobError.runNotRestorable(let run, let outcome) = error else { return false }
                 return run == unfinished && outcome == .running
             }
-            #expect(throws: StoreError.self) { try job.rollback(to: 9_999) }
+            #expect(performing: { try job.rollback(to: 9_999) }, throws: isStoreError(.notFound))
         }
     }
 

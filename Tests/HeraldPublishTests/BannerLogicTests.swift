@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldPublish

@@ -100,6 +100,12 @@ import Testing
         let unknown = DevicePreview.bannerFailure(
             id: "x", ["conditions": ["all": ["onWiFi": true]], "entry": "v", "views": ["v": [:]]], device: device, at: PublishFixture.at)
         #expect(unknown == "all.onWiFi: unknown condition (the client treats it as false)")
+        // iNotify's conditions are Herald's, but not Notable's.
+        for type in ["minAppVersion", "maxAppVersion"] {
+            let alertsOwn = DevicePreview.bannerFailure(
+                id: "x", ["conditions": ["any": [type: "0.1"]], "entry": "v", "views": ["v": [:]]], device: device, at: PublishFixture.at)
+            #expect(alertsOwn == "no `any` condition holds (\(type): unknown condition (the client treats it as false))")
+        }
         let noView = DevicePreview.bannerFailure(
             id: "x", ["conditions": [:], "entry": "v", "views": ["w": [:]]], device: device, at: PublishFixture.at)
         #expect(noView == "entry v names no view")

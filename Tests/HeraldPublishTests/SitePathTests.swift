@@ -22,4 +22,11 @@ import Testing
         #expect(throws: ValidationError.self) { try Slug(raw) }
         #expect(throws: ValidationError.self) { try LocaleTag(raw) }
     }
+
+    @Test func manifestPathsThatCouldEscapeAreRefused() {
+        #expect(SitePath(relative: "acme/weather/en/control.json") != nil)
+        for bad in ["../etc/passwd", "acme/../../x", "/abs/path", "acme//x", "acme/.hidden", "x"] {
+            #expect(SitePath(relative: bad) == nil, "\(bad)")
+        }
+    }
 }

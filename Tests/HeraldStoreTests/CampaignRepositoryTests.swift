@@ -102,12 +102,12 @@ import Testing
         try withApp { database, app in
             let acme = try Slug("acme")
             try database.inTenant(acme) { _ = try $0.campaigns.create(try StoreFixtures.alert("first", messageKey: "promoA"), in: app) }
-            let refused = #expect(throws: StoreError.self) {
+            let refused = #expect(performing: {
                 try database.inTenant(acme) { try $0.campaigns.create(try StoreFixtures.alert("second", messageKey: "PROMOA"), in: app) }
-            }
+            }, throws: isStoreError(.conflict)) as? StoreError
             #expect(refused?.description.contains("differs from that one only in case") == true)
             // Straight into the table, past Herald's code: the database says the same.
-            let direct = #expect(throws: StoreError.self) {
+            let direct = #expect(performing: {
                 try database.asOperator { session in
                     try session.connection.execute(
                         """
@@ -115,7 +115,7 @@ import Testing
                         SELECT tenant_id, app_id, campaign_id, 'Promoa' FROM alert_message_keys WHERE message_key = 'promoA'
                         """)
                 }
-            }
+            }, throws: isStoreError(.conflict)) as? StoreError
             #expect(direct?.description.contains("only in case") == true)
             // A default key follows the day's keys in any case.
             let start = try #require(ISO8601DateFormatter().date(from: "2026-05-01T10:00:00Z"))
@@ -138,24 +138,24 @@ import Testing
             }
             // The old key, the new key and the campaign key all stay taken.
             for messageKey in ["2026/01/01", "2026/01/02"] {
-                #expect(throws: StoreError.self) {
+                #expect(performing: {
                     try database.inTenant(acme) {
                         try $0.campaigns.create(try StoreFixtures.alert("other", messageKey: messageKey), in: app)
                     }
-                }
+                }, throws: isStoreError(.conflict))
             }
-            let reuse = #expect(throws: StoreError.self) {
+            let reuse = #expect(performing: {
                 try database.inTenant(acme) { try $0.campaigns.create(try StoreFixtures.story("hello"), in: app) }
-            }
+            }, throws: isStoreError(.conflict)) as? StoreError
             #expect(reuse?.description.contains("never reused") == true)
             // Going back to an old message key is refused as well.
-            #expect(throws: StoreError.self) {
+            #expect(performing: {
                 try database.inTenant(acme) { session in
                     var alert = try session.campaigns.find(try Slug("hello"), in: app).spec
                     alert.messageKey = try MessageKey("2026/01/01")
                     try session.campaigns.save(alert, in: app)
                 }
-            }
+            }, throws: isStoreError(.conflict))
         }
     }
 
@@ -163,16 +163,16 @@ import Testing
         try withApp { database, app in
             let acme = try Slug("acme")
             try database.inTenant(acme) { _ = try $0.campaigns.create(try StoreFixtures.banner("spring"), in: app) }
-            #expect(throws: StoreError.self) {
+            #expect(performing: {
                 try database.asOperator { try $0.connection.execute("DELETE FROM campaigns") }
-            }
-            let rekey = #expect(throws: StoreError.self) {
+            }, throws: isStoreError(.permissionDenied))
+            let rekey = #expect(performing: {
                 try database.asOperator { try $0.connection.execute("UPDATE campaigns SET key = 'autumn'") }
-            }
+            }, throws: isStoreError(.invalid)) as? StoreError
             #expect(rekey?.description.contains("devices remember") == true)
-            #expect(throws: StoreError.self) {
+            #expect(performing: {
                 try database.asOperator { try $0.connection.execute("DELETE FROM alert_message_keys") }
-            }
+            }, throws: isStoreError(.permissionDenied))
         }
     }
 
@@ -203,9 +203,9 @@ import Testing
             var bare = try StoreFixtures.story("bare")
             bare.content = [:]
             _ = try database.inTenant(acme) { try $0.campaigns.create(bare, in: app) }
-            let error = #expect(throws: StoreError.self) {
+            let error = #expect(performing: {
                 try database.inTenant(acme) { try $0.campaigns.setStatus(try Slug("bare"), .active, in: app) }
-            }
+            }, throws: isStoreError(.invalid)) as? StoreError
             #expect(error?.description.contains("cannot activate bare") == true)
             let status = try database.inTenant(acme) { try $0.campaigns.find(try Slug("bare"), in: app).spec.status }
             #expect(status == .draft)
@@ -216,9 +216,9 @@ import Testing
         try withApp { database, app in
             var spec = try StoreFixtures.alert("hello")
             spec.content[try LocaleTag("fr")] = .alert(AlertContent(title: "Salut", message: "Bienvenue", actionURL: nil, actionButton: nil))
-            let error = #expect(throws: StoreError.self) {
+            let error = #expect(performing: {
                 try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) }
-            }
+            }, throws: isStoreError(.invalid)) as? StoreError
             #expect(error?.description.contains("fr") == true)
         }
     }

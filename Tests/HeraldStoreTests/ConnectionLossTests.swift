@@ -15,9 +15,9 @@ import Testing
             let (pid, name): (Int, String) = (try row.decode("pid"), try row.decode("name"))
             let admin = try Connection(configuration: configuration)
             try admin.execute("SELECT pg_terminate_backend($1::int)", [pid])
-            let error = #expect(throws: StoreError.self) {
+            let error = #expect(performing: {
                 try database.asOperator(readOnly: true) { try $0.tenants.list() }
-            }
+            }, throws: isStoreError(.unavailable)) as? StoreError
             guard case .unavailable(let message)? = error else {
                 Issue.record("expected unavailable, got \(String(describing: error))")
                 return

@@ -40,8 +40,10 @@ import Testing
         let location = try #require(
             DatabaseLocation.configured(in: ["HERALD_DATABASE_URL": "postgresql://herald:s3cret-pw@127.0.0.1:1/heraldprod?connect_timeout=2"]))
         #expect(!location.isAcceptingConnections)
-        let error = #expect(throws: StoreError.self) { _ = try HeraldDatabase(location: location, actor: "test") }
-        guard case .unavailable(let message) = error else {
+        let error =
+            #expect(performing: { _ = try HeraldDatabase(location: location, actor: "test") }, throws: isStoreError(.unavailable))
+            as? StoreError
+        guard case .unavailable(let message)? = error else {
             Issue.record("not StoreError.unavailable: \(String(describing: error))")
             return
         }

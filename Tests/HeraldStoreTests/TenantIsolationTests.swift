@@ -19,15 +19,19 @@ import Testing
             let seeded = try StoreFixtures.seedTwoTenants(database)
             try database.inTenant(seeded.globex.slug) { session in
                 #expect(try session.apps.list().map(\.spec.slug.rawValue) == ["news"])
-                #expect(throws: StoreError.self) { try session.apps.find(seeded.acmeApp.spec.slug) }
-                #expect(throws: StoreError.self) { try session.apps.update(seeded.acmeApp.spec.slug, { var c = AppChanges(); c.name = "Stolen"; return c }()) }
+                #expect(performing: { try session.apps.find(seeded.acmeApp.spec.slug) }, throws: isStoreError(.notFound))
+                #expect(
+                    performing: { try session.apps.update(seeded.acmeApp.spec.slug, { var c = AppChanges(); c.name = "Stolen"; return c }()) },
+                    throws: isStoreError(.notFound))
                 #expect(try session.campaigns.load(appIDs: [seeded.acmeApp.id]).isEmpty)
                 for campaign in seeded.acmeCampaigns {
-                    #expect(throws: StoreError.self) { try session.campaigns.find(campaign.spec.key, in: seeded.acmeApp) }
+                    #expect(performing: { try session.campaigns.find(campaign.spec.key, in: seeded.acmeApp) }, throws: isStoreError(.notFound))
                     var stolen = campaign.spec
                     stolen.name = "Stolen"
-                    #expect(throws: StoreError.self) { try session.campaigns.save(stolen, in: seeded.acmeApp) }
-                    #expect(throws: StoreError.self) { try session.campaigns.setStatus(campaign.spec.key, .archived, in: seeded.acmeApp) }
+                    #expect(performing: { try session.campaigns.save(stolen, in: seeded.acmeApp) }, throws: isStoreError(.notFound))
+                    #expect(
+                        performing: { try session.campaigns.setStatus(campaign.spec.key, .archived, in: seeded.acmeApp) },
+                        throws: isStoreError(.notFound))
                 }
                 let spec = try session.spec()
                 #expect(spec.apps.map(\.slug.rawValue) == ["news"])
@@ -35,11 +39,11 @@ import Testing
             }
             // Creating into the other tenant's app is refused by the database (a transaction of its own:
             // the refusal aborts it).
-            #expect(throws: StoreError.self) {
+            #expect(performing: {
                 try database.inTenant(seeded.globex.slug) {
                     try $0.campaigns.create(try StoreFixtures.alert("sneaky"), in: seeded.acmeApp)
                 }
-            }
+            }, throws: isStoreError(.database))
             // And acme's data is intact.
             try database.inTenant(seeded.acme.slug) { session in
                 let campaigns = try session.campaigns.load(appIDs: [seeded.acmeApp.id])
@@ -76,16 +80,16 @@ import Testing
                 ("INSERT INTO audit_log (tenant_id, actor, action, entity) VALUES ($1, 'x', 'insert', 'forged')", [acmeID]),
             ]
             for (statement, parameters) in inserts {
-                #expect(throws: StoreError.self) {
+                #expect(performing: {
                     try database.inTenant(seeded.globex.slug) { try $0.connection.execute(statement, parameters) }
-                }
+                }, throws: isStoreError(.permissionDenied))
             }
             // Moving a row of one's own into the other tenant is refused too.
-            #expect(throws: StoreError.self) {
+            #expect(performing: {
                 try database.inTenant(seeded.globex.slug) {
                     try $0.connection.execute("UPDATE apps SET tenant_id = $1", [acmeID])
                 }
-            }
+            }, throws: isStoreError(.invalid))
             let acmeCampaigns = try database.inTenant(seeded.acme.slug) { try $0.campaigns.load(appIDs: [seeded.acmeApp.id]) }
             #expect(acmeCampaigns.map(\.spec) == seeded.acmeCampaigns.map(\.spec).sorted { $0.key < $1.key })
         }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldBoard
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldStore
 
 /// Writes the review board (`herald board`, and the demo's): reads what it shows, renders it

@@ -2,6 +2,7 @@ import Foundation
 import HeraldBoard
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldStore
 
 /// Herald's whole job on a demo tenant (`herald demo`): its campaigns applied as a campaigns

@@ -1,13 +1,10 @@
 import Foundation
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldStore
 
 extension PublishJob {
-    /// What a publish would change in `folder`, without writing: each file compared with what
-    /// is on disk, and the files Herald published there before, in `scope`, that it would remove.
-    /// A manifest (or marker) a real run would refuse is refused here too, with the same error:
-    /// read as empty, it would show a plan for a fresh folder that no run would carry out.
     /// The folder's manifest as a run checks it (refused as the run would refuse it).
     static func checkedManifest(_ folder: Folder, out: URL) throws -> SiteManifest {
         do {
@@ -17,6 +14,10 @@ extension PublishJob {
         }
     }
 
+    /// What a publish would change in `folder`, without writing: each file compared with what
+    /// is on disk, and the files Herald published there before, in `scope`, that it would remove.
+    /// A manifest (or marker) a real run would refuse is refused here too, with the same error:
+    /// read as empty, it would show a plan for a fresh folder that no run would carry out.
     func preview(_ files: [SiteFile], in folder: Folder, scope: PublishScope) throws -> (SiteWriter.Outcome, [FileChange]) {
         let published = Set(files.map(\.path.description))
         let folders = folder.folders(of: scope)

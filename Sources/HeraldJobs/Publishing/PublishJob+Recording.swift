@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldStore
 
 extension PublishJob {

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldCore
 import HeraldPublish
+import HeraldSite
 import HeraldStore
 
 /// One publish: snapshot (one REPEATABLE READ transaction) → pure compilers → the site

@@ -232,15 +232,16 @@ public enum DevicePreview {
 
     /// nil when the condition holds, else what the device has against what it needs.
     static func conditionFailure(id: String, type: String, _ value: Any, device: DeviceState, at: Date) -> String? {
-        switch type {
-        case "onWifi":
+        // Notable reads only its own conditions; iNotify's, or a name nobody knows, it treats as false.
+        switch ConditionType(rawValue: type) {
+        case .onWifi:
             let wanted = value as? Bool ?? false
             return device.wifi == wanted ? nil : "device is \(device.wifi ? "on" : "off") Wi-Fi, needs \(wanted ? "on" : "off")"
-        case "neverDisplayed":
+        case .neverDisplayed:
             let wanted = value as? Bool ?? false
             let never = !device.wasDisplayed(id)
             return never == wanted ? nil : (never ? "needs to have been shown before" : "already displayed on this device")
-        case "lastDisplayMinimumSeconds":
+        case .lastDisplayMinimumSeconds:
             let minimum = value as? Int ?? 0
             if let seconds = device.secondsSince[id] {
                 return seconds > minimum ? nil : "shown \(seconds) s ago, needs more than \(minimum)"
@@ -253,21 +254,21 @@ public enum DevicePreview {
             return sinceReference > minimum
                 ? nil
                 : "never shown, so Notable measures from 2001-01-01: \(sinceReference) s, needs more than \(minimum)"
-        case "lastDisplayMinimumLaunches":
+        case .lastDisplayMinimumLaunches:
             let minimum = value as? Int ?? 0
             let launches = device.launchesSince[id] ?? 1
             return launches > minimum
                 ? nil : "\(launches) launch\(launches == 1 ? "" : "es") since last shown (this one included), needs more than \(minimum)"
-        case "flagNotSet":
+        case .flagNotSet:
             let flag = value as? String ?? ""
             return device.flags[id]?.contains(flag) == true ? "flag \(flag) is set" : nil
-        case "iOSVersionLessThan":
+        case .iOSVersionLessThan:
             let limit = value as? String ?? ""
             return NumericSearch.compare(device.osVersion, limit) < 0 ? nil : "OS \(device.osVersion) is not below \(limit)"
-        case "appVersionLessThan":
+        case .appVersionLessThan:
             let limit = value as? String ?? ""
             return NumericSearch.compare(device.build, limit) < 0 ? nil : "build \(device.build) is not below \(limit)"
-        default:
+        case .minAppVersion, .maxAppVersion, nil:
             return "unknown condition (the client treats it as false)"
         }
     }

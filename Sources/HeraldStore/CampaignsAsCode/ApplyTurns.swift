@@ -2,7 +2,7 @@ import HeraldCore
 import PostgresClient
 
 /// Applies take turns per tenant (0018_apply_locks.sql): an apply holds its tenants' `apply`
-/// rows of publish_locks, FOR UPDATE, in the transaction it plans and writes in, so a second
+/// rows of tenant_locks (0023), FOR UPDATE, in the transaction it plans and writes in, so a second
 /// apply of a tenant plans only after the first committed, against what that one wrote.
 extension HeraldDatabase {
     /// `StoreError.busy`'s message when another apply holds one of `tenants`.
@@ -56,13 +56,13 @@ extension HeraldDatabase {
                 let nowait = wait ? UnsafeSQL("") : UnsafeSQL(" NOWAIT")  // one of two constant clauses
                 _ = try connection.query(
                     """
-                    SELECT l.tenant_id FROM publish_locks l JOIN tenants t ON t.id = l.tenant_id
+                    SELECT l.tenant_id FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
                     WHERE l.purpose = 'apply' AND t.slug = ANY($1::text[])
                     ORDER BY l.tenant_id
                     FOR UPDATE OF l\(nowait)
                     """, [names])
                 let result = try body(unit)
-                CrashPoint.reached(.applyWritten)
+                CrashPoint.reached(ApplyCrashPoint.written)
                 return result
             }
         } catch StoreError.busy {
@@ -71,7 +71,7 @@ extension HeraldDatabase {
     }
 
     private static let addApplyRows: SQL = """
-        INSERT INTO publish_locks (tenant_id, purpose)
+        INSERT INTO tenant_locks (tenant_id, purpose)
         SELECT id, 'apply' FROM tenants WHERE slug = ANY($1::text[])
         ON CONFLICT (tenant_id, purpose) DO NOTHING
         """

@@ -123,7 +123,7 @@ public final class EventIngestor {
                     for item in kept { item.appendRow(to: &rows) }
                     try connection.copyInBinary(StagedEvent.copy) { try $0.write(rows) }
                 }
-                CrashPoint.reached(.ingestCopied)
+                CrashPoint.reached(IngestCrashPoint.copied)
                 try timed("keep new ids") { try Self.keepNewIDs(connection, staged: kept.count) }
                 _ = try timed("store events") { try connection.execute(Query.storeEvents.prepared) }
                 let inserted: Int = try timed("add to rollups") { try connection.query(Query.addToRollups.prepared)[0].decode("inserted") }

@@ -44,7 +44,7 @@ public final class ParallelEventIngest {
             Thread { [queue] in
                 while let (sequence, batch) = queue.take(next) {
                     let result = Result { try worker.ingestor.ingest(batch) }
-                    if case .success = result { CrashPoint.reached(.ingestCommitted) }
+                    if case .success = result { CrashPoint.reached(IngestCrashPoint.committed) }
                     queue.put(sequence, result)
                 }
                 queue.workerFinished()

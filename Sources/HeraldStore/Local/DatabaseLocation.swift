@@ -1,5 +1,6 @@
 import Foundation
 import PostgresClient
+import PostgresServer
 
 /// The environment variables through which people point Herald at its database. Herald's
 /// names live here: PostgresClient knows none of them, it is handed them.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresClient
+import PostgresServer
 
 /// Herald's own PostgreSQL, for when no server is configured: a private cluster under
 /// Herald's data directory (`HERALD_HOME`, default `~/.local/share/herald`; as root

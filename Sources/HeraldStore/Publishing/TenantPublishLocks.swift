@@ -1,7 +1,7 @@
 import HeraldCore
 import PostgresClient
 
-/// Per-tenant publish locks: a row per tenant in `publish_locks`, locked FOR UPDATE in a
+/// Per-tenant publish locks: a `publish` row per tenant in `tenant_locks`, locked FOR UPDATE in a
 /// transaction held open on a connection of its own while a publish writes that tenant's
 /// folder. Row locks follow the rows policy: a tenant operator can lock its own tenant's row
 /// and no other (an advisory lock key anyone could take), so it can hold up no one but itself.
@@ -28,7 +28,7 @@ extension HeraldDatabase {
         _ = try holder.asOperator { session in
             try session.connection.execute(
                 """
-                INSERT INTO publish_locks (tenant_id, purpose)
+                INSERT INTO tenant_locks (tenant_id, purpose)
                 SELECT id, 'publish' FROM tenants WHERE $1::text[] IS NULL OR slug = ANY($1::text[])
                 ON CONFLICT (tenant_id, purpose) DO NOTHING
                 """, [names])
@@ -44,7 +44,7 @@ extension HeraldDatabase {
             return try holder.asOperator { session in
                 let rows = try session.connection.query(
                     """
-                    SELECT t.slug FROM publish_locks l JOIN tenants t ON t.id = l.tenant_id
+                    SELECT t.slug FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
                     WHERE l.purpose = 'publish' AND ($1::text[] IS NULL OR t.slug = ANY($1::text[]))
                     FOR UPDATE OF l\(wait)
                     """, [names])

@@ -21,7 +21,7 @@ public struct TenantRepository {
         let tenant = try Self.decode(rows)[0]
         // Its publish and apply locks (0016, 0018), so that taking one never inserts it first.
         try connection.execute(
-            "INSERT INTO publish_locks (tenant_id, purpose) VALUES ($1, 'publish'), ($1, 'apply') ON CONFLICT DO NOTHING", [tenant.id])
+            "INSERT INTO tenant_locks (tenant_id, purpose) VALUES ($1, 'publish'), ($1, 'apply') ON CONFLICT DO NOTHING", [tenant.id])
         return tenant
     }
 

@@ -76,7 +76,7 @@ public struct Migrator: Sendable {
         return done
     }
 
-    /// Runs `herald_ensure_access()` (from 0015 on) and returns what it repaired; nothing on a
+    /// Runs `herald_ensure_access()` (from 0016 on) and returns what it repaired; nothing on a
     /// schema that predates it.
     public func ensureAccess(_ connection: Connection) throws -> [String] {
         let known = try connection.query("SELECT to_regprocedure('public.herald_ensure_access()') IS NOT NULL AS known")

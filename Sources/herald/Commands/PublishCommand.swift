@@ -108,12 +108,8 @@ struct PublishCommand: ParsableCommand {
         // another thread while the warnings are made and written.
         var summary: BackgroundWork<String?>?
         if output.json, !dryRun {
-            var members: [String: PlainJSON.Value] = [
-                "dryRun": .bool(false), "written": .strings(result.outcome.written), "removed": .strings(result.outcome.removed),
-                "unchanged": .integer(Int64(result.outcome.unchanged)), "warnings": .strings(result.warnings),
-            ]
-            if let run = result.runID { members["run"] = .integer(run) }
-            summary = BackgroundWork { [members] in PlainJSON.object(members) }
+            let plain = PublishSummary(result, dryRun: false, changes: nil)
+            summary = BackgroundWork { [plain] in plain.plainJSON }
         }
         // All warnings in one write: a publish can have thousands (a system call each, before).
         if !result.warnings.isEmpty {
@@ -128,7 +124,7 @@ struct PublishCommand: ParsableCommand {
             Console.current.writeError(String(decoding: warnings, as: UTF8.self))
         }
         let diffs = result.changes.map { change in
-            Diff(
+            PublishSummary.Diff(
                 path: change.path, change: change.after == nil ? "removed" : change.before == nil ? "new" : "changed",
                 diff: UnifiedDiff.render(
                     path: change.path, old: change.before.map { String(decoding: $0, as: UTF8.self) },
@@ -140,20 +136,7 @@ struct PublishCommand: ParsableCommand {
                 Console.current.write(.output, "\n")
                 return
             }
-            /// In a dry run `written` and `removed` are what would be; `changes` has each file's diff.
-            struct Summary: Encodable {
-                let run: Int64?
-                let dryRun: Bool
-                let written, removed: [String]
-                let unchanged: Int
-                let warnings: [String]
-                let changes: [Diff]?
-            }
-            try? printJSON(
-                Summary(
-                    run: result.runID, dryRun: dryRun, written: result.outcome.written,
-                    removed: result.outcome.removed, unchanged: result.outcome.unchanged, warnings: result.warnings,
-                    changes: dryRun ? diffs : nil))
+            try? printJSON(PublishSummary(result, dryRun: dryRun, changes: dryRun ? diffs : nil))
             return
         }
         let counts = "\(result.outcome.written.count) written, \(result.outcome.unchanged) unchanged, \(result.outcome.removed.count) removed"
@@ -212,13 +195,6 @@ struct PublishCommand: ParsableCommand {
         }
         printTable(table, emptyMessage: "no publish runs yet")
     }
-}
-
-/// One file of a dry run: `new`, `changed` or `removed`, and its unified diff.
-private struct Diff: Encodable {
-    let path: String
-    let change: String
-    let diff: String
 }
 
 /// `publish --prune-history --json`.

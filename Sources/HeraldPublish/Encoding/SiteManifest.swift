@@ -90,7 +90,7 @@ public struct SiteManifest: Equatable, Sendable {
     }
 
     /// The same, as part of `path` (nothing made).
-    static func appFolderPrefix(of path: String) -> Substring {
+    public static func appFolderPrefix(of path: String) -> Substring {
         var slashes = 0
         for index in path.utf8.indices where path.utf8[index] == UInt8(ascii: "/") {
             slashes += 1

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldPublish
 
 /// What one sync does to the site folder, decided from what was found there without touching
 /// it: the files to write (in folders that exist, or in new folders that appear whole), the

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldPublish
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Synchronization
 /// `SitePlan`. Never writes outside the folder or through a symlink; a reader sees whole
 /// files (temp file beside the target, then rename) and whole new folders (filled under a
 /// hidden name, then renamed), and a run that dies anywhere leaves a marker the next run
-/// cleans up after. The phases a test can stop a run at are `CrashPoint`'s `site.*`.
+/// cleans up after. The phases a test can stop a run at are `SiteCrashPoint`'s.
 struct SiteFolder: Sendable {
     /// The folder's path, standardized: every file's path starts with it.
     let rootPath: String
@@ -229,8 +230,8 @@ struct SiteFolder: Sendable {
         defer { close(root) }
         if plan.sweep { Self.sweepTemporaryFiles(in: root) }
         let directories: @Sendable () -> SiteDirectories = { SiteDirectories(root: root, rootPath: rootPath) }
-        try Self.atomicWrite(plan.marker, in: root, name: ".herald-writing", shown: markerPath, crashPoint: .siteMarkerTemp)
-        CrashPoint.reached(.siteMarker)
+        try Self.atomicWrite(plan.marker, in: root, name: ".herald-writing", shown: markerPath, crashPoint: .markerTemp)
+        CrashPoint.reached(SiteCrashPoint.marker)
         for folder in plan.tenantFolders where mkdirat(root, String(folder.dropFirst(rootPath.count + 1)), 0o755) != 0 && errno != EEXIST {
             throw SiteWriter.WriteError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
@@ -241,15 +242,15 @@ struct SiteFolder: Sendable {
         _ = try Self.inParallel(plan.newFolders, state: directories) { folder, directories in
             try Self.create(folder, in: directories)
         }
-        CrashPoint.reached(.siteNamingFiles)
+        CrashPoint.reached(SiteCrashPoint.namingFiles)
         _ = try Self.inParallel(plan.replace.filter { $0.file.path.namesOtherFiles }, state: directories) { item, directories in
             try Self.replace(item, in: directories)
         }
-        CrashPoint.reached(.siteRemovals)
+        CrashPoint.reached(SiteCrashPoint.removals)
         let removed = try remove(plan.remove, root: root)
-        CrashPoint.reached(.siteManifest)
+        CrashPoint.reached(SiteCrashPoint.manifest)
         try Self.atomicWrite(plan.manifest.serialized(reusing: plan.archive?.shards ?? [:]), in: root, name: SiteManifest.fileName, shown: manifestPath)
-        CrashPoint.reached(.siteMarkerRemoval)
+        CrashPoint.reached(SiteCrashPoint.markerRemoval)
         unlinkat(root, ".herald-writing", 0)
         return removed
     }
@@ -370,7 +371,7 @@ struct SiteFolder: Sendable {
         let folder = try directories.existing(parent)
         try atomicWrite(
             item.file.bytes, in: folder, name: name, shown: directories.rootPath + "/" + item.file.path.description,
-            crashPoint: .siteTempFile)
+            crashPoint: .tempFile)
     }
 
     /// `a/b/c` as its folder `a/b` and its name `c` (looked for byte by byte: by characters,
@@ -438,9 +439,9 @@ struct SiteFolder: Sendable {
             }
             defer { close(descriptor) }
             try writeAll(item.file.bytes, to: descriptor, path: file())
-            CrashPoint.reached(.siteFolderFile)
+            CrashPoint.reached(SiteCrashPoint.folderFile)
         }
-        CrashPoint.reached(.siteFolder)
+        CrashPoint.reached(SiteCrashPoint.folder)
         guard renameat(parent, staging, parent, name) == 0 else {
             throw SiteWriter.WriteError(description: "cannot move \(shown) to \(new.folder): \(String(cString: strerror(errno)))")
         }
@@ -473,7 +474,7 @@ struct SiteFolder: Sendable {
     /// may stop the run with the temp file written (a published file, the marker); a
     /// published file also has `site.file` once renamed.
     private static func atomicWrite(
-        _ bytes: [UInt8], in folder: Int32, name: String, shown target: String, crashPoint: CrashPoint.Phase? = nil
+        _ bytes: [UInt8], in folder: Int32, name: String, shown target: String, crashPoint: SiteCrashPoint? = nil
     ) throws {
         let temporary = "." + name + ".herald-\(getpid())"
         let descriptor = try createExclusive(temporary, in: folder, shown: target)
@@ -490,7 +491,7 @@ struct SiteFolder: Sendable {
             unlinkat(folder, temporary, 0)
             throw SiteWriter.WriteError(description: "cannot write \(target): \(failure)")
         }
-        if crashPoint == .siteTempFile { CrashPoint.reached(.siteFile) }
+        if crashPoint == .tempFile { CrashPoint.reached(SiteCrashPoint.file) }
     }
 
     /// A new file `name` in `folder`, never opened through a symlink (`O_EXCL | O_NOFOLLOW`);

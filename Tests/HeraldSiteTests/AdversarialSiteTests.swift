@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import HeraldPublish
 import HeraldTestSupport
 import Testing
 
-@testable import HeraldPublish
+@testable import HeraldSite
 
 /// Path tricks and symlinks against a published folder (issue #11), run by
 /// `scripts/adversarial-site`: each trick is planted in a freshly published site beside an

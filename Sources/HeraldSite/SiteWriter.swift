@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldPublish
 
 /// The one writer of the published site. Writes a file only when its bytes differ from what
 /// is on disk (temp file in the same directory, then rename: a reader never sees half a

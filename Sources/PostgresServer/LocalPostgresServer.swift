@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,7 +1,8 @@
 import HeraldCore
+import HeraldPublish
 import Testing
 
-@testable import HeraldPublish
+@testable import HeraldSite
 
 /// The writer's decisions, made without a folder: what was found → what to write, where,
 /// what to remove, what the manifest becomes.

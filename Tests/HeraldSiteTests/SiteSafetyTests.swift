@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import HeraldPublish
 import HeraldTestSupport
 import Testing
 
-@testable import HeraldPublish
+@testable import HeraldSite
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 
 /// Where `initdb` and `postgres` live on this machine.
 public struct PostgresServerBinaries: Sendable, Equatable {
