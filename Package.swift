@@ -72,7 +72,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "HeraldPublishTests",
+            dependencies: [
+                "HeraldCore", "HeraldPublish", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Golden"]),
         // The board rendered from values and opened in a real headless Chromium.
         .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldCore", "HeraldPublish", "HeraldTestSupport"]),
         // Most CLI tests run commands in-process (InProcessHerald, `@testable import herald`); a few run the built binary.

@@ -113,7 +113,7 @@ struct ApplyPlanner {
                 // CampaignRepository.save
                 if let refusal = CampaignRepository.kindChangeRefusal(record.spec, campaign) { throw refusal }
                 let becomesActive = campaign.status == .active && record.spec.status != .active
-                try check(campaign, in: appSpec, requireReadiness: becomesActive)
+                try check(campaign, in: appSpec, requireReadiness: becomesActive, stored: record.spec)
                 let difference = CampaignDifference(from: record.spec, to: campaign)
                 guard !difference.isEmpty else { continue }
                 if difference.row { plan.changedCampaigns.append((record.id, campaign)) }
@@ -163,14 +163,14 @@ struct ApplyPlanner {
         for (key, record) in stored.sorted(by: { $0.key < $1.key }) where !listed.contains(key) && record.spec.status != .archived {
             var spec = record.spec
             spec.status = .archived
-            try check(spec, in: appSpec, requireReadiness: false)
+            try check(spec, in: appSpec, requireReadiness: false, stored: record.spec)
             plan.changedCampaigns.append((record.id, spec))
             plan.steps.append(ApplyStep(action: .archive, entity: "campaign", path: "\(path)/\(key)", details: []))
         }
     }
 
-    private func check(_ spec: CampaignSpec, in app: AppSpec, requireReadiness: Bool?) throws {
-        let problems = CampaignRepository.problems(spec, in: app, now: now, requireReadiness: requireReadiness)
+    private func check(_ spec: CampaignSpec, in app: AppSpec, requireReadiness: Bool?, stored: CampaignSpec? = nil) throws {
+        let problems = CampaignRepository.problems(spec, in: app, now: now, requireReadiness: requireReadiness, stored: stored)
         guard problems.isEmpty else { throw StoreError.invalid(problems) }
     }
 

@@ -72,7 +72,7 @@ public struct CampaignRepository {
         let current = try find(spec.key, in: app)
         if let refusal = Self.kindChangeRefusal(current.spec, spec) { throw refusal }
         let becomesActive = spec.status == .active && current.spec.status != .active
-        try check(spec, in: app, now: now, requireReadiness: becomesActive)
+        try check(spec, in: app, now: now, requireReadiness: becomesActive, stored: current.spec)
         let old = current.spec
         let difference = CampaignDifference(from: old, to: spec)
         if difference.row {
@@ -115,14 +115,17 @@ public struct CampaignRepository {
 
     /// The spec's own rules, the app-relative ones (locales), and when the campaign is or
     /// becomes active, whether it could be published at all.
-    func check(_ spec: CampaignSpec, in app: AppRecord, now: Date, requireReadiness: Bool? = nil) throws {
-        let problems = Self.problems(spec, in: app.spec, now: now, requireReadiness: requireReadiness)
+    func check(_ spec: CampaignSpec, in app: AppRecord, now: Date, requireReadiness: Bool? = nil, stored: CampaignSpec? = nil) throws {
+        let problems = Self.problems(spec, in: app.spec, now: now, requireReadiness: requireReadiness, stored: stored)
         guard problems.isEmpty else { throw StoreError.invalid(problems) }
     }
 
     /// `check`'s problems, one line each (also what `apply` checks, campaign by campaign).
-    static func problems(_ spec: CampaignSpec, in app: AppSpec, now: Date, requireReadiness: Bool? = nil) -> [String] {
-        var problems = (spec.problems() + spec.problems(defaultLocale: app.defaultLocale)).map(\.description)
+    /// `stored`: the campaign as stored, when `spec` changes it (`CampaignSpec.problems(stored:)`).
+    static func problems(_ spec: CampaignSpec, in app: AppSpec, now: Date, requireReadiness: Bool? = nil, stored: CampaignSpec? = nil)
+        -> [String]
+    {
+        var problems = (spec.problems(stored: stored) + spec.problems(defaultLocale: app.defaultLocale)).map(\.description)
         let supported = Set(app.locales)
         for locale in spec.content.keys.sorted() where !supported.contains(locale) {
             problems.append(

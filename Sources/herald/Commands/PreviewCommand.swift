@@ -122,19 +122,24 @@ struct PreviewCommand: ParsableCommand {
         for name in ["control.json", "notifications.plist"] {
             files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map { [UInt8]($0) }
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("stories").path)) ?? [] {
-            files["stories/" + name] = []
+        // A story's block, to play as the player would; its push request by name only.
+        let stories = folder.appendingPathComponent("stories")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: stories.path)) ?? [] {
+            let isBlock = name.hasSuffix(".json") && !name.hasSuffix(".push.json")
+            files["stories/" + name] = isBlock ? FileManager.default.contents(atPath: stories.appendingPathComponent(name).path).map { [UInt8]($0) } ?? [] : []
         }
         return files
     }
 
     /// What the device sees, from its locale's files.
     static func evaluate(_ files: [String: [UInt8]], app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
-        DevicePreview.evaluate(
+        var blocks: [String: [UInt8]] = [:]
+        for (name, bytes) in files where name.hasPrefix("stories/") && !name.hasSuffix(".push.json") {
+            blocks[String(name.dropFirst("stories/".count).dropLast(".json".count))] = bytes
+        }
+        return DevicePreview.evaluate(
             control: files["control.json"] ?? Array("{}".utf8), notifications: files["notifications.plist"] ?? [],
-            storyKeys: files.keys.filter { $0.hasPrefix("stories/") && !$0.hasSuffix(".push.json") }
-                .map { String($0.dropFirst("stories/".count).dropLast(".json".count)) },
-            app: app, locale: locale, at: at, device: device)
+            storyKeys: Array(blocks.keys), storyBlocks: blocks, app: app, locale: locale, at: at, device: device)
     }
 
     private func print(_ result: PreviewResult) throws {
@@ -145,9 +150,10 @@ struct PreviewCommand: ParsableCommand {
                 let nextAlert: String?
                 let alertBlocked: String?
                 let stories: [String]
+                let storyPlayback: [StoryPlaybackJSON]
                 let notShown: [Reason]
 
-                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, alertBlocked, stories, notShown }
+                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, alertBlocked, stories, storyPlayback, notShown }
 
                 /// `nextAlert` and `alertBlocked` are always present: a value or null.
                 func encode(to encoder: any Encoder) throws {
@@ -156,13 +162,14 @@ struct PreviewCommand: ParsableCommand {
                     try container.encode(nextAlert, forKey: .nextAlert)
                     try container.encode(alertBlocked, forKey: .alertBlocked)
                     try container.encode(stories, forKey: .stories)
+                    try container.encode(storyPlayback, forKey: .storyPlayback)
                     try container.encode(notShown, forKey: .notShown)
                 }
             }
             try printJSON(
                 JSON(
                     eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, alertBlocked: result.alertBlocked,
-                    stories: result.stories,
+                    stories: result.stories, storyPlayback: result.storyPlays.map(StoryPlaybackJSON.init),
                     notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
             return
         }
@@ -171,20 +178,21 @@ struct PreviewCommand: ParsableCommand {
 
     /// The preview for people.
     static func printText(_ result: PreviewResult) {
-        Swift.print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
+        herald.print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
         if result.eligibleBanners.count > 1 {
-            Swift.print("                  (Notable shows one of them per launch, in dictionary order)")
+            herald.print("                  (Notable shows one of them per launch, in dictionary order)")
         }
-        Swift.print("next alert        \(result.nextAlert ?? "-")")
+        herald.print("next alert        \(result.nextAlert ?? "-")")
         if let blocked = result.alertBlocked {
-            Swift.print("                  (no alert on this launch: \(blocked))")
+            herald.print("                  (no alert on this launch: \(blocked))")
         }
-        Swift.print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
+        herald.print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
+        for story in result.storyPlays { herald.print(StoryPlaybackText.lines(story).map { "  " + $0 }.joined(separator: "\n")) }
         if !result.notShown.isEmpty {
-            Swift.print("not shown")
+            herald.print("not shown")
             var table = TextTable("  CAMPAIGN", "REASON")
             for item in result.notShown { table.append("  " + item.campaign, item.reason) }
-            Swift.print(table.render())
+            herald.print(table.render())
         }
     }
 
