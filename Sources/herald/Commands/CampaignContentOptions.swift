@@ -26,7 +26,10 @@ struct CampaignContentOptions: ParsableArguments {
             "Story page (repeatable, in order): 'image=URL,duration=5,link=URL,button_title=…,title=…,subtitle=…'.",
             discussion: """
                 Escape a comma in a value as \\, or double-quote the value. On update, the pages given replace the \
-                locale's whole page list: give every page, in order.
+                locale's whole page list: give every page, in order. Refused, because Pushwoosh's player would play \
+                the page otherwise: a duration over 30 (it cuts it), of 0 or less (it plays 5 s) or finer than a \
+                millisecond; button_title without link, or link without button_title (only both make a button); \
+                image or link URLs iOS before 17 cannot parse (percent-encode them).
                 """, valueName: "spec"))
     var pages: [String] = []
     @Option(name: .customLong("push-title"), help: ArgumentHelp("Story push title; '' removes it.", valueName: "text"))
