@@ -33,12 +33,14 @@ enum Lint {
                     if !page.image.isHTTPS {
                         warnings.append("\(where_)/\(live[index].key) [\(locale)] page \(number): image \(page.image) is not https")
                     }
-                    // Stored before input refused such pages: published as stored, never rewritten.
-                    for change in page.playerChanges() {
+                    // Stored before input refused such pages: published as stored, never rewritten; one
+                    // warning per page, with everything the player would change in it.
+                    let changes = page.playerChanges()
+                    if !changes.isEmpty {
                         warnings.append(
-                            "\(where_)/\(live[index].key) [\(locale)] page \(number): \(change.effect); "
-                                + "\(change.fix) (`herald campaign update \(live[index].key) --app \(app.slug) --locale \(locale) --page …` "
-                                + "with every page, in order)")
+                            "\(where_)/\(live[index].key) [\(locale)] page \(number): \(changes.map(\.message).joined(separator: "; also, ")) "
+                                + "(`herald campaign update \(live[index].key) --app \(app.slug) --locale \(locale) --page …` with every page, "
+                                + "in order)")
                     }
                 }
             }
