@@ -83,7 +83,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "HeraldPublishTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "HeraldPublishTests",
+            dependencies: [
+                "HeraldCore", "HeraldPublish", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Golden"]),
         .testTarget(name: "HeraldSiteTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldSite", "HeraldTestSupport"]),
         // The board rendered from values and opened in a real headless Chromium.
         .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldCore", "HeraldPublish", "HeraldSite", "HeraldTestSupport"]),

@@ -65,8 +65,9 @@ public enum LargeSiteFixture {
                 """, [tenant])
             try tx.execute(
                 """
-                INSERT INTO story_pages (tenant_id, campaign_id, locale, position, image, duration, link, title)
-                SELECT c.tenant_id, c.id, l, p, 'https://cdn.example.com/' || c.id || '/' || p || '.jpg', 4.5, 'bench://p/' || p, 'Page ' || p
+                INSERT INTO story_pages (tenant_id, campaign_id, locale, position, image, duration, link, button_title, title)
+                SELECT c.tenant_id, c.id, l, p, 'https://cdn.example.com/' || c.id || '/' || p || '.jpg', 4.5, 'bench://p/' || p, 'Open',
+                    'Page ' || p
                 FROM campaigns c CROSS JOIN unnest('{de,en}'::text[]) l CROSS JOIN generate_series(0, 1) p
                 WHERE c.tenant_id = $1 AND c.kind = 'story'
                 """, [tenant])

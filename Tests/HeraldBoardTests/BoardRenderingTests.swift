@@ -67,6 +67,44 @@ import Testing
         #expect(index.contains("Schedules of Weather from 2026-05-21 10:00 UTC to 2026-06-04 10:00 UTC"))
     }
 
+    /// A story card plays the pages as Pushwoosh's player does: durations as it uses them, a
+    /// progress bar per page it plays, the button only when it shows, texts only when not empty;
+    /// a page stored before the player's rules says what the player changes.
+    @Test func storyCardsPlayPagesAsThePlayerDoes() throws {
+        let tour = try page("board/demo/weather/tour.html")
+        #expect(tour.contains(#"<span class="story-button">Open radar</span>"#))
+        #expect(tour.contains("Page 1: 5 s · button opens weather://radar</p>"))
+        #expect(tour.contains("Page 1: 5 s (the player&#39;s default)</p>"))  // German: no duration given
+
+        var input = BoardFixture.input()
+        let en = BoardFixture.locale("en")
+        let image = BoardFixture.url("https://cdn.example.com/demo/tour-1.jpg")
+        input.tenants[0].apps[0].campaigns = try input.tenants[0].apps[0].campaigns.map { campaign in
+            guard campaign.key.rawValue == "tour" else { return campaign }
+            var stored = campaign
+            stored.content[en] = .story(
+                StoryContent(
+                    pushText: "See what's new",
+                    pages: [
+                        StoryPage(image: image, duration: 60, buttonTitle: "Buy", title: "Sale", subtitle: ""),
+                        StoryPage(image: try HTTPURL("https://cdn.example.com/ü.jpg"), title: "Dropped"),
+                        StoryPage(image: image, link: try LinkURL("weather://radar"), buttonTitle: "Open"),
+                    ]))
+            return stored
+        }
+        let card = String(decoding: try #require(Board.render(input).first { $0.path.description == "board/demo/weather/tour.html" }).bytes, as: UTF8.self)
+        let english = try #require(card.range(of: #"data-locale="en""#).map { String(card[$0.lowerBound...]) })
+        // Two pages are played, so two bars; the dropped page says why.
+        #expect(english.contains(#"<div class="progress"><span class="current"></span><span class="todo"></span></div>"#))
+        #expect(english.contains(#"<div class="progress"><span class="done"></span><span class="current"></span></div>"#))
+        #expect(english.contains("Page 1: 30 s · the file says 60 s: the player cuts it to 30 s · button &quot;Buy&quot; has no link: the player never shows it</p>"))
+        #expect(english.contains("Page 2 is not played: image URL unreadable on iOS before 17: the player drops this page.</p>"))
+        #expect(english.contains("Page 3: 5 s (the player&#39;s default) · button opens weather://radar</p>"))
+        #expect(!english.contains(#"<span class="story-button">Buy</span>"#) && english.contains(#"<span class="story-button">Open</span>"#))
+        #expect(english.contains(#"<p class="story-title">Sale</p>"#) && !english.contains(#"<p class="story-subtitle"></p>"#))
+        #expect(!english.contains("Dropped</p>"))
+    }
+
     @Test func eachCardSaysWhoseContentItShows() throws {
         let banner = try page("board/demo/weather/spring-sale.html")
         #expect(banner.contains(#"data-locale="pt-BR" data-source="en""#))

@@ -239,7 +239,9 @@ extension CampaignsFileHardeningTests {
                 en: .story(
                     StoryContent(
                         pushTitle: a, pushText: b,
-                        pages: [StoryPage(image: try HTTPURL("https://x.example.com/1.jpg"), buttonTitle: c, title: a, subtitle: b)]))
+                        pages: [
+                            StoryPage(image: try HTTPURL("https://x.example.com/1.jpg"), link: try LinkURL("app://p"), buttonTitle: c, title: a, subtitle: b)
+                        ]))
             ])
         let app = AppSpec(
             slug: try Slug("app"), name: c, platform: .ios, bundleID: "com.example.app", defaultLocale: en, locales: [en],

@@ -143,8 +143,11 @@ enum RandomDocument {
                 AlertContent(title: text(&random), message: text(&random), actionURL: url, actionButton: url != nil && random.chance(50) ? text(&random) : nil))
         case .story:
             var page = StoryPage(image: try HTTPURL("https://cdn.example.com/1.jpg"), duration: random.pick([nil, 5, 2.25]))
-            if random.chance(50) { page.link = try LinkURL("app://p") }
-            if random.chance(40) { page.buttonTitle = text(&random) }
+            // A link and its button title together: the player shows neither without the other.
+            if random.chance(50) {
+                page.link = try LinkURL("app://p")
+                page.buttonTitle = text(&random)
+            }
             if random.chance(40) { page.title = text(&random) }
             if random.chance(40) { page.subtitle = text(&random) }
             return .story(

@@ -11,8 +11,9 @@ import Testing
     }
 
     @Test func pagesAndViewsFromFlags() throws {
-        let page = try StoryPage.parse(keyValues: KeyValueList.parse("image=https://x.example/1.jpg,duration=4.5,link=app://p,title=Hi"))
-        #expect(page == StoryPage(image: try HTTPURL("https://x.example/1.jpg"), duration: 4.5, link: try LinkURL("app://p"), title: "Hi"))
+        let page = try StoryPage.parse(keyValues: KeyValueList.parse("image=https://x.example/1.jpg,duration=4.5,link=app://p,button_title=Go,title=Hi"))
+        #expect(
+            page == StoryPage(image: try HTTPURL("https://x.example/1.jpg"), duration: 4.5, link: try LinkURL("app://p"), buttonTitle: "Go", title: "Hi"))
         let view = try BannerView.parse(keyValues: KeyValueList.parse("id=main,html=@main.html,height=60,origin=top")) { path in
             "<p>from \(path)</p>"
         }

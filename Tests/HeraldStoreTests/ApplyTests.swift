@@ -465,7 +465,7 @@ enum RandomCampaignsFile {
                     image: try HTTPURL(random.pick(["https://cdn.example.com/1.jpg", "https://cdn.example.com/2.jpg"])),
                     duration: random.pick([nil, 5, 2.5]), title: random.pick([nil, "Radar"]))
             ]
-            if random.chance(40) { pages.append(StoryPage(image: try HTTPURL("https://cdn.example.com/3.jpg"), link: try LinkURL("app://p"))) }
+            if random.chance(40) { pages.append(StoryPage(image: try HTTPURL("https://cdn.example.com/3.jpg"), link: try LinkURL("app://p"), buttonTitle: "Open")) }
             return .story(StoryContent(pushTitle: random.pick([nil, "New"]), pushText: random.pick(["See what's new", "Look"]), pages: pages))
         }
     }

@@ -47,7 +47,7 @@ struct ReferenceCampaignWriter {
         let old = current.spec
         if let refusal = CampaignRepository.kindChangeRefusal(old, spec) { throw refusal }
         let becomesActive = spec.status == .active && old.status != .active
-        let problems = CampaignRepository.problems(spec, in: app.spec, now: now, requireReadiness: becomesActive)
+        let problems = CampaignRepository.problems(spec, in: app.spec, now: now, requireReadiness: becomesActive, stored: old)
         guard problems.isEmpty else { throw StoreError.invalid(problems) }
         var fields: [String] = []
         let row =

@@ -195,7 +195,7 @@ public enum DeviceMatrix {
                 device: device,
                 cells: app.locales.map { locale in
                     let folder = SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale)
-                    let localeFiles = files[folder] ?? LocaleFiles(control: nil, notifications: nil, storyKeys: [])
+                    let localeFiles = files[folder] ?? LocaleFiles(control: nil, notifications: nil, stories: [:])
                     let result = localeFiles.preview(app: app, locale: locale, at: at, device: device.state)
                     return cell(result, campaign: campaign, locale: locale)
                 })

@@ -110,20 +110,34 @@ enum Drawings {
             <div class="statusbar"><span>9:41</span><span class="island"></span><span>100 %</span></div>\
             <p class="lock-time">9:41</p>\(push)<p class="lock-hint">Touch and hold the notification to play the story</p></div></div></div>
             """
-        let pages: [HTML] = story.pages.enumerated().map { index, page in
-            let bars: [HTML] = story.pages.indices.map { bar in
+        // Pages as Pushwoosh's player plays them: dropped pages get no bar, durations as it
+        // uses them, the button only when it shows, texts only when not empty.
+        let outcomes = story.pages.map(\.played)
+        let barCount = outcomes.filter { if case .page = $0 { true } else { false } }.count
+        var played = 0
+        let pages: [HTML] = zip(1..., outcomes).map { number, outcome in
+            guard case .page(let page) = outcome else {
+                let reason = if case .dropped(let change) = outcome { change.shortNote } else { "" }
+                return """
+                    <li class="page"><p class="page-notes">Page \(number) is not played: \(reason).</p></li>
+                    """
+            }
+            let index = played
+            played += 1
+            let bars: [HTML] = (0..<barCount).map { bar in
                 HTML(trusted: "<span class=\"\(bar < index ? "done" : bar == index ? "current" : "todo")\"></span>")
             }
-            var notes: [String] = ["\(Charts.number(page.duration ?? 5)) s\(page.duration == nil ? " (default)" : "")"]
-            if let link = page.link { notes.append("button opens \(link.rawValue)") }
+            var notes: [String] = ["\(Charts.number(page.seconds)) s\(page.usesDefaultDuration ? " (the player's default)" : "")"]
+            if let button = page.button { notes.append("button opens \(button.link)") }
+            notes += page.changes.map(\.shortNote)
             return """
-                <li class="page"><div class="story" role="group" aria-label="Page \(index + 1) of \(story.pages.count)">\
+                <li class="page"><div class="story" role="group" aria-label="Page \(index + 1) of \(barCount)">\
                 <div class="progress">\(bars)</div>\
-                <div class="story-image">Full-bleed image (not loaded)<code>\(page.image.rawValue)</code></div>\
+                <div class="story-image">Full-bleed image (not loaded)<code>\(page.image)</code></div>\
                 <div class="story-text">\(page.title.map { HTML("<p class=\"story-title\">\($0)</p>") })\
                 \(page.subtitle.map { HTML("<p class=\"story-subtitle\">\($0)</p>") })\
-                \(page.buttonTitle.map { HTML("<span class=\"story-button\">\($0)</span>") })</div></div>\
-                <p class="page-notes">Page \(index + 1): \(notes.joined(separator: " · "))</p></li>
+                \(page.button.map { HTML("<span class=\"story-button\">\($0.title)</span>") })</div></div>\
+                <p class="page-notes">Page \(number): \(notes.joined(separator: " · "))</p></li>
                 """
         }
         return """

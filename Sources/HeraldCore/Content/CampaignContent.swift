@@ -154,15 +154,33 @@ public struct StoryPage: Hashable, Sendable {
         self.subtitle = subtitle
     }
 
-    func problems() -> [ValidationError] {
+    /// The rules every stored page keeps (the schema's), and unless `playerRules` is false,
+    /// the player's: a page it would play otherwise than it says is refused at input.
+    public func problems(playerRules: Bool = true) -> [ValidationError] {
         var problems: [ValidationError] = []
-        if let duration, !(duration > 0 && duration < 100_000) {
+        if playerRules {
+            problems += playerChanges().map { ValidationError(message: $0.message) }
+        } else if let duration, !(duration > 0 && duration < 100_000) {
             problems.append(ValidationError(message: "page duration \(duration) must be a positive number of seconds"))
         }
         for (text, field) in [(buttonTitle, "button title"), (title, "page title"), (subtitle, "page subtitle")] {
             if let text { problems += collect { try XMLText.checkRequired(text, field: field) } }
         }
         return problems
+    }
+
+    /// Where Pushwoosh's player would play this page otherwise than it says (empty: as written).
+    public func playerChanges() -> [StoryPlayerChange] {
+        switch played {
+        case .page(let page): page.changes
+        case .dropped(let change): [change]
+        }
+    }
+
+    /// The page as Pushwoosh's player shows it (or drops it).
+    public var played: StoryPlayer.Outcome {
+        StoryPlayer.play(
+            image: image.rawValue, duration: duration, link: link?.rawValue, buttonTitle: buttonTitle, title: title, subtitle: subtitle)
     }
 }
 
@@ -178,12 +196,15 @@ public struct StoryContent: Hashable, Sendable {
         self.pages = pages
     }
 
-    func problems() -> [ValidationError] {
+    /// `stored`: pages the database holds for this locale already, which are held only to the
+    /// schema's rules (a page stored before the player's rules were known keeps its campaign
+    /// editable; publish warns about it, and `activate` refuses it).
+    func problems(stored: [StoryPage] = []) -> [ValidationError] {
         var problems = collect { try XMLText.checkRequired(pushText, field: "push text") }
         if let pushTitle { problems += collect { try XMLText.checkRequired(pushTitle, field: "push title") } }
         if pages.isEmpty { problems.append(ValidationError(message: "a story needs at least one page")) }
         for (index, page) in pages.enumerated() {
-            problems += page.problems().map { ValidationError(message: "page \(index + 1): \($0.message)") }
+            problems += page.problems(playerRules: !stored.contains(page)).map { ValidationError(message: "page \(index + 1): \($0.message)") }
         }
         return problems
     }
@@ -203,10 +224,17 @@ public enum CampaignContent: Hashable, Sendable {
     }
 
     public func problems() -> [ValidationError] {
+        problems(stored: nil)
+    }
+
+    /// `stored`: this locale's content as the database holds it (see `StoryContent.problems(stored:)`).
+    func problems(stored: CampaignContent?) -> [ValidationError] {
         switch self {
-        case .banner(let content): content.problems()
-        case .alert(let content): content.problems()
-        case .story(let content): content.problems()
+        case .banner(let content): return content.problems()
+        case .alert(let content): return content.problems()
+        case .story(let content):
+            guard case .story(let old)? = stored else { return content.problems() }
+            return content.problems(stored: old.pages)
         }
     }
 }

@@ -70,7 +70,14 @@ public struct ContentFlags: Sendable {
         case .story:
             var old: StoryContent?
             if case .story(let story) = existing { old = story }
-            let pages = try pages.isEmpty ? old?.pages ?? [] : self.pages.map { try StoryPage.parse(keyValues: KeyValueList.parse($0)) }
+            let pages = try pages.isEmpty ? old?.pages ?? [] : self.pages.enumerated().map { number, spec in
+                do {
+                    return try StoryPage.parse(keyValues: KeyValueList.parse(spec))
+                } catch let error as ValidationError {
+                    // Which --page, when several are given.
+                    throw self.pages.count == 1 ? error : ValidationError(message: "--page \(number + 1): \(error.message)")
+                }
+            }
             guard let pushText = pushText ?? old?.pushText else {
                 throw ValidationError(message: "story content for a new locale needs --push-text and at least one --page")
             }

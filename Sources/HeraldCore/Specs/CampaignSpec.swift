@@ -35,8 +35,16 @@ public struct CampaignSpec: Equatable, Sendable {
         self.content = content
     }
 
-    /// The campaign's own rules (those that need no app or clock).
+    /// The campaign's own rules (those that need no app or clock), for input.
     public func problems() -> [ValidationError] {
+        problems(stored: nil)
+    }
+
+    /// The campaign's own rules, for a change to `stored` (the campaign as the database holds
+    /// it): content kept from it is held only to the rules every stored row keeps, so that a
+    /// story with a page stored before the player's rules can still be renamed, paused or
+    /// archived (`StoryContent.problems(stored:)`).
+    public func problems(stored: CampaignSpec?) -> [ValidationError] {
         var problems = collect { try XMLText.checkRequired(name, field: "name") }
         if let startsAt, let endsAt, endsAt <= startsAt {
             problems.append(ValidationError(message: "the campaign must end after it starts (starts \(Timestamp.format(startsAt)), ends \(Timestamp.format(endsAt)))"))
@@ -53,7 +61,7 @@ public struct CampaignSpec: Equatable, Sendable {
                 problems.append(ValidationError(message: "content for \(locale) is \(content.kind) content, but the campaign is a \(kind)"))
                 continue
             }
-            problems += content.problems().map { ValidationError(message: "content \(locale): \($0.message)") }
+            problems += content.problems(stored: stored?.content[locale]).map { ValidationError(message: "content \(locale): \($0.message)") }
         }
         return problems
     }

@@ -28,9 +28,17 @@ public enum PublishReadiness {
         if activating, let endsAt = campaign.endsAt, endsAt <= now {
             problems.append("it ended at \(Timestamp.format(endsAt)), which is in the past")
         }
-        for (locale, content) in campaign.content {
+        for (locale, content) in campaign.content.sorted(by: { $0.key < $1.key }) {
             if case .banner(let banner) = content, !banner.views.contains(where: { $0.id == banner.entry }) {
                 problems.append("its \(locale) entry \(banner.entry) names no view, so the client would never show it")
+            }
+            // Pages stored before the player's rules: published as they are, they would not play as written.
+            if case .story(let story) = content {
+                for (number, page) in zip(1..., story.pages) {
+                    for change in page.playerChanges() {
+                        problems.append("its \(locale) page \(number) would not play as written: \(change.message)")
+                    }
+                }
             }
         }
         return problems

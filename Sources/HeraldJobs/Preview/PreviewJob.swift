@@ -55,10 +55,14 @@ public struct PreviewJob {
         func read(_ path: SitePath) -> [UInt8]? {
             FileManager.default.contents(atPath: out.appendingPathComponent(path.description).path).map { [UInt8]($0) }
         }
-        let stories = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(SitePath.storiesFolder).path)) ?? []
+        // Each story's block, to play as the player would (its push request body is not read).
+        var stories: [String: [UInt8]] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(SitePath.storiesFolder).path)) ?? [] {
+            guard let key = SitePath.storyKey(fileName: name), let campaign = try? Slug(key) else { continue }
+            stories[key] = read(.storyFile(tenant: tenant, app: app, locale: locale, campaign: campaign)) ?? []
+        }
         return LocaleFiles(
             control: read(.controlFile(tenant: tenant, app: app, locale: locale)),
-            notifications: read(.notificationsFile(tenant: tenant, app: app, locale: locale)),
-            storyKeys: stories.compactMap(SitePath.storyKey(fileName:)))
+            notifications: read(.notificationsFile(tenant: tenant, app: app, locale: locale)), stories: stories)
     }
 }

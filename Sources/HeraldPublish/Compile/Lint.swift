@@ -29,8 +29,19 @@ enum Lint {
         for index in live.indices where live[index].kind == .story {
             for (locale, content) in live[index].content.sorted(by: { $0.key < $1.key }) {
                 guard case .story(let story) = content else { continue }
-                for (number, page) in zip(1..., story.pages) where !page.image.isHTTPS {
-                    warnings.append("\(where_)/\(live[index].key) [\(locale)] page \(number): image \(page.image) is not https")
+                for (number, page) in zip(1..., story.pages) {
+                    if !page.image.isHTTPS {
+                        warnings.append("\(where_)/\(live[index].key) [\(locale)] page \(number): image \(page.image) is not https")
+                    }
+                    // Stored before input refused such pages: published as stored, never rewritten; one
+                    // warning per page, with everything the player would change in it.
+                    let changes = page.playerChanges()
+                    if !changes.isEmpty {
+                        warnings.append(
+                            "\(where_)/\(live[index].key) [\(locale)] page \(number): \(changes.map(\.message).joined(separator: "; also, ")) "
+                                + "(`herald campaign update \(live[index].key) --app \(app.slug) --locale \(locale) --page …` with every page, "
+                                + "in order)")
+                    }
                 }
             }
         }

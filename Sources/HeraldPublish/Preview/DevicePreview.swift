@@ -55,6 +55,8 @@ public struct PreviewResult: Equatable, Sendable {
     /// an ActionURL the device cannot open); nil when it shows `nextAlert` or has none to show.
     public var alertBlocked: String?
     public var stories: [String] = []
+    /// The stories whose blocks were given, as Pushwoosh's player plays them, by key.
+    public var storyPlays: [PlayedStory] = []
     public var notShown: [NotShown] = []
 
     public struct NotShown: Equatable, Sendable {
@@ -74,9 +76,10 @@ public enum DevicePreview {
     public static let checkPeriod: TimeInterval = 43_200
     public static let remindPeriod: TimeInterval = 86_400
 
+    /// `storyBlocks`: the published `stories/<key>.json` of stories in `storyKeys`, to play.
     public static func evaluate(
-        control: [UInt8], notifications: [UInt8], storyKeys: [String], app: AppSpec, locale: LocaleTag, at: Date,
-        device: DeviceState
+        control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]] = [:], app: AppSpec,
+        locale: LocaleTag, at: Date, device: DeviceState
     ) -> PreviewResult {
         var result = PreviewResult()
         var reasons: [String: String] = [:]
@@ -131,6 +134,7 @@ public enum DevicePreview {
             }
         }
         result.stories = storyKeys.sorted()
+        result.storyPlays = result.stories.compactMap { key in storyBlocks[key].map { StoryPayloadReader.play(campaign: key, file: $0) } }
 
         // Every campaign of the app not shown, with the first reason.
         let shownBanners = Set(result.eligibleBanners)

@@ -9,38 +9,44 @@ public struct LocaleFiles: Sendable, Equatable {
     public var control: [UInt8]
     /// iNotify's file (empty when there is none).
     public var notifications: [UInt8]
-    /// The campaign keys of the locale's stories, sorted.
-    public var storyKeys: [String]
+    /// The locale's stories: each campaign key's published block (`stories/<key>.json`).
+    public var stories: [String: [UInt8]]
 
-    public init(control: [UInt8]?, notifications: [UInt8]?, storyKeys: [String]) {
+    /// The campaign keys of the locale's stories, sorted.
+    public var storyKeys: [String] { stories.keys.sorted() }
+
+    public init(control: [UInt8]?, notifications: [UInt8]?, stories: [String: [UInt8]]) {
         self.control = control ?? Array("{}".utf8)
         self.notifications = notifications ?? []
-        self.storyKeys = storyKeys.sorted()
+        self.stories = stories
     }
 
     /// Every locale's files in `files` (a compiled site), by locale folder (`SitePath.localeFolder`).
     public static func byLocale(_ files: [SiteFile]) -> [[String]: LocaleFiles] {
-        var parts: [[String]: (control: [UInt8]?, notifications: [UInt8]?, stories: [String])] = [:]
+        var parts: [[String]: LocaleFiles] = [:]
         for file in files {
             guard let (folder, kind) = file.path.localeFile else { continue }
+            var locale = parts[folder] ?? LocaleFiles(control: nil, notifications: nil, stories: [:])
             switch kind {
-            case .control: parts[folder, default: (nil, nil, [])].control = file.bytes
-            case .notifications: parts[folder, default: (nil, nil, [])].notifications = file.bytes
-            case .story(let key): parts[folder, default: (nil, nil, [])].stories.append(key)
+            case .control: locale.control = file.bytes
+            case .notifications: locale.notifications = file.bytes
+            case .story(let key): locale.stories[key] = file.bytes
             }
+            parts[folder] = locale
         }
-        return parts.mapValues { LocaleFiles(control: $0.control, notifications: $0.notifications, storyKeys: $0.stories) }
+        return parts
     }
 
     /// The files of `locale` of `app` in `files` (a compiled site); empty ones when it has none.
     public init(compiled files: [SiteFile], tenant: Slug, app: Slug, locale: LocaleTag) {
         self = Self.byLocale(files)[SitePath.localeFolder(tenant: tenant, app: app, locale: locale)]
-            ?? LocaleFiles(control: nil, notifications: nil, storyKeys: [])
+            ?? LocaleFiles(control: nil, notifications: nil, stories: [:])
     }
 
     /// What `device` sees from these files, and why not the rest.
     public func preview(app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
         DevicePreview.evaluate(
-            control: control, notifications: notifications, storyKeys: storyKeys, app: app, locale: locale, at: at, device: device)
+            control: control, notifications: notifications, storyKeys: storyKeys, storyBlocks: stories, app: app, locale: locale, at: at,
+            device: device)
     }
 }

@@ -115,7 +115,7 @@ struct ApplyPlanner {
         for (key, record) in stored.sorted(by: { $0.key < $1.key }) where !listed.contains(key) && record.spec.status != .archived {
             var spec = record.spec
             spec.status = .archived
-            try check(spec, in: appSpec, requireReadiness: false)
+            try check(spec, in: appSpec, requireReadiness: false, stored: record.spec)
             plan.changedCampaigns.append((record.id, spec))
             plan.steps.append(ApplyStep(action: .archive, entity: "campaign", path: "\(path)/\(key)", details: []))
         }
@@ -153,7 +153,7 @@ struct ApplyPlanner {
         }
         if let refusal = CampaignRepository.kindChangeRefusal(record.spec, campaign) { throw refusal }
         let becomesActive = campaign.status == .active && record.spec.status != .active
-        try check(campaign, in: appSpec, requireReadiness: becomesActive)
+        try check(campaign, in: appSpec, requireReadiness: becomesActive, stored: record.spec)
         let difference = CampaignDifference(from: record.spec, to: campaign)
         let stored = difference.stored
         guard !difference.isEmpty else { return (stored, []) }
@@ -179,8 +179,8 @@ struct ApplyPlanner {
         return (stored, difference.changes)
     }
 
-    private func check(_ spec: CampaignSpec, in app: AppSpec, requireReadiness: Bool?) throws {
-        let problems = CampaignRepository.problems(spec, in: app, now: now, requireReadiness: requireReadiness)
+    private func check(_ spec: CampaignSpec, in app: AppSpec, requireReadiness: Bool?, stored: CampaignSpec? = nil) throws {
+        let problems = CampaignRepository.problems(spec, in: app, now: now, requireReadiness: requireReadiness, stored: stored)
         guard problems.isEmpty else { throw StoreError.invalid(problems) }
     }
 

@@ -92,8 +92,11 @@ public struct CampaignRepository {
 
     /// Why `spec` cannot be stored in `app` (one line each): its own rules, the app-relative ones
     /// (locales), and, when it is or becomes active, whether it could be published at all.
-    static func problems(_ spec: CampaignSpec, in app: AppSpec, now: Date, requireReadiness: Bool? = nil) -> [String] {
-        var problems = (spec.problems() + spec.problems(defaultLocale: app.defaultLocale)).map(\.description)
+    /// `stored`: the campaign as stored, when `spec` changes it (`CampaignSpec.problems(stored:)`).
+    static func problems(_ spec: CampaignSpec, in app: AppSpec, now: Date, requireReadiness: Bool? = nil, stored: CampaignSpec? = nil)
+        -> [String]
+    {
+        var problems = (spec.problems(stored: stored) + spec.problems(defaultLocale: app.defaultLocale)).map(\.description)
         let supported = Set(app.locales)
         for locale in spec.content.keys.sorted() where !supported.contains(locale) {
             problems.append(

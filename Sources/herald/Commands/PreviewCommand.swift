@@ -100,9 +100,10 @@ struct PreviewCommand: ParsableCommand {
                 let nextAlert: String?
                 let alertBlocked: String?
                 let stories: [String]
+                let storyPlayback: [StoryPlaybackJSON]
                 let notShown: [Reason]
 
-                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, alertBlocked, stories, notShown }
+                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, alertBlocked, stories, storyPlayback, notShown }
 
                 /// `nextAlert` and `alertBlocked` are always present: a value or null.
                 func encode(to encoder: any Encoder) throws {
@@ -111,13 +112,14 @@ struct PreviewCommand: ParsableCommand {
                     try container.encode(nextAlert, forKey: .nextAlert)
                     try container.encode(alertBlocked, forKey: .alertBlocked)
                     try container.encode(stories, forKey: .stories)
+                    try container.encode(storyPlayback, forKey: .storyPlayback)
                     try container.encode(notShown, forKey: .notShown)
                 }
             }
             try printJSON(
                 JSON(
                     eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, alertBlocked: result.alertBlocked,
-                    stories: result.stories,
+                    stories: result.stories, storyPlayback: result.storyPlays.map(StoryPlaybackJSON.init),
                     notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
             return
         }
@@ -135,6 +137,7 @@ struct PreviewCommand: ParsableCommand {
             print("                  (no alert on this launch: \(blocked))")
         }
         print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
+        for story in result.storyPlays { print(StoryPlaybackText.lines(story).map { "  " + $0 }.joined(separator: "\n")) }
         if !result.notShown.isEmpty {
             print("not shown")
             var table = TextTable("  CAMPAIGN", "REASON")
