@@ -33,7 +33,10 @@ struct SiteFolder: Sendable {
             }
             return
         }
-        try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
+        // A folder Herald makes is world-enterable whatever the umask, as everything it publishes.
+        try FileManager.default.createDirectory(
+            atPath: rootPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        _ = chmod(rootPath, 0o755)
     }
 
     /// The marker a run that died part-way left, if any (unchecked: for "is there one?").
@@ -232,8 +235,17 @@ struct SiteFolder: Sendable {
         let directories: @Sendable () -> SiteDirectories = { SiteDirectories(root: root, rootPath: rootPath) }
         try Self.atomicWrite(plan.marker, in: root, name: ".herald-writing", shown: markerPath, crashPoint: .markerTemp)
         CrashPoint.reached(SiteCrashPoint.marker)
-        for folder in plan.tenantFolders where mkdirat(root, String(folder.dropFirst(rootPath.count + 1)), 0o755) != 0 && errno != EEXIST {
-            throw SiteWriter.WriteError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
+        for folder in plan.tenantFolders {
+            let name = String(folder.dropFirst(rootPath.count + 1))
+            if mkdirat(root, name, 0o755) == 0 {
+                let made = openat(root, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if made >= 0 {
+                    Self.publishable(made, folder: true)
+                    close(made)
+                }
+            } else if errno != EEXIST {
+                throw SiteWriter.WriteError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
+            }
         }
         // A new folder appears whole, whatever it holds: nothing published names a folder.
         _ = try Self.inParallel(plan.replace.filter { !$0.file.path.namesOtherFiles }, state: directories) { item, directories in
@@ -415,6 +427,7 @@ struct SiteFolder: Sendable {
         var made: [String: Int32] = [:]
         defer { for descriptor in made.values { close(descriptor) } }
         let top = try openFolder(staging, in: parent, shown: shown)
+        Self.publishable(top, folder: true)
         made[""] = top
         for item in new.files {
             var folder = top
@@ -430,6 +443,7 @@ struct SiteFolder: Sendable {
                     throw SiteWriter.WriteError(description: "cannot create \(shown + key): \(String(cString: strerror(errno)))")
                 }
                 folder = try openFolder(segment, in: folder, shown: shown + key)
+                Self.publishable(folder, folder: true)
                 made[key] = folder
             }
             func file() -> String { shown + "/" + inside.joined(separator: "/") }  // for an error only
@@ -438,6 +452,7 @@ struct SiteFolder: Sendable {
                 throw SiteWriter.WriteError(description: "cannot write \(file()): \(String(cString: strerror(errno)))")
             }
             defer { close(descriptor) }
+            Self.publishable(descriptor, folder: false)
             try writeAll(item.file.bytes, to: descriptor, path: file())
             CrashPoint.reached(SiteCrashPoint.folderFile)
         }
@@ -505,7 +520,15 @@ struct SiteFolder: Sendable {
         guard descriptor >= 0 else {
             throw SiteWriter.WriteError(description: "cannot write \(shown): \(String(cString: strerror(errno)))")
         }
+        publishable(descriptor, folder: false)
         return descriptor
+    }
+
+    /// A published file is world-readable (0644) and a folder world-enterable (0755) whatever
+    /// the caller's umask: a static host (nginx as its own user) serves exactly what changed,
+    /// never 403 for a file written under `umask 077`.
+    private static func publishable(_ descriptor: Int32, folder: Bool) {
+        _ = fchmod(descriptor, folder ? 0o755 : 0o644)
     }
 
     /// Temp files and hidden new folders a killed run left behind (`.<name>.herald-<pid>`),

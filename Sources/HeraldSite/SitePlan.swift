@@ -62,7 +62,11 @@ struct SitePlan: Sendable {
     /// the folder holds, `unfinished`: the marker a dead run left there, if any; `scope`: the
     /// path prefixes this sync manages (`[["acme"]]` for one tenant; nil: all), outside which
     /// files are neither removed nor forgotten.
-    init(files: [SiteFile], found: [Found], previous known: SiteManifest, unfinished: [UInt8]?, scope: [[String]]?) {
+    /// `owner`: the Herald that writes the folder (nil: keep what the manifest says).
+    init(
+        files: [SiteFile], found: [Found], previous known: SiteManifest, unfinished: [UInt8]?, scope: [[String]]?,
+        owner: SiteManifest.Owner? = nil
+    ) {
         var previous = known
         // The new paths a dead run announced are remembered, so they are removed if no longer published.
         if let unfinished {
@@ -82,6 +86,7 @@ struct SitePlan: Sendable {
         }
 
         manifest = SiteManifest(apps: previous.apps.filter { !inScope($0.key) })
+        manifest.owner = owner ?? previous.owner
         // Each changed file goes straight where it is written from (in place, or with its new
         // folder): one copy of each, not one per pass (a cold publish changes tens of thousands).
         var newFolderFiles: [(folder: String, files: [Write])] = []
@@ -182,6 +187,7 @@ struct SitePlan: Sendable {
         }
         remove.sort()
         if changedCount == 0, remove.isEmpty, previous.complete, differing == 0, previous.apps.count == manifest.apps.count,
+            previous.owner == manifest.owner,
             previous.apps.allSatisfy({ inScope($0.key) || manifest.apps[$0.key]?.files == $0.value.files })
         {
             isEmpty = true
@@ -196,8 +202,10 @@ struct SitePlan: Sendable {
         written.reserveCapacity(changedCount)
         for index in files.indices where index < found.count && !found[index].same { written.append(files[index].path.description) }
         let archive = ManifestArchive.pack(manifest)
+        let owner = manifest.owner
         manifest = archive.manifest
         manifest.archiveDigest = archive.indexDigest
+        manifest.owner = owner
         self.archive = archive
     }
 }

@@ -28,8 +28,12 @@ public struct SiteWriter: Sendable {
         public let description: String
     }
 
-    public init(root: URL) {
+    /// The Herald this writer writes for, recorded in the manifest (nil: leave what is there).
+    public var owner: SiteManifest.Owner?
+
+    public init(root: URL, owner: SiteManifest.Owner? = nil) {
         self.root = root.standardizedFileURL
+        self.owner = owner
         folder = SiteFolder(rootPath: self.root.path)
     }
 
@@ -56,7 +60,7 @@ public struct SiteWriter: Sendable {
         let previous = try known ?? (loaded?.get() ?? folder.loadManifest()).forgettingShardDigests()
         let unfinished = try folder.loadMarker()
         let found = try folder.find(files)
-        let plan = SitePlan(files: files, found: found, previous: previous, unfinished: unfinished, scope: scope)
+        let plan = SitePlan(files: files, found: found, previous: previous, unfinished: unfinished, scope: scope, owner: owner)
         var outcome = Outcome()
         outcome.unchanged = plan.unchanged
         outcome.manifest = plan.manifest

@@ -151,3 +151,106 @@ import Testing
         }
     }
 }
+
+/// A folder belongs to the Herald database that published it: another database — an empty
+/// one a cron job made without its environment — cannot wipe it.
+@Suite struct FolderOwnershipTests {
+    @Test func aPublishFromAnotherDatabaseIsRefusedAndLeavesTheSite() throws {
+        try withTemporaryDirectory { root in
+            let site = root.appendingPathComponent("site")
+            try HeraldFixtures.withMigratedDatabase { database in
+                _ = try InProcessHerald(database: database).succeed(
+                    ["demo", "--yes", "--out", site.path, "--board", root.appendingPathComponent("review").path])
+            }
+            let before = try Self.files(site)
+            #expect(before.count > 10)
+            try HeraldFixtures.withMigratedDatabase { other in
+                let herald = InProcessHerald(database: other)
+                let refused = try herald.run(["publish", "--out", site.path])
+                #expect(refused.status == 73, "\(refused)")
+                #expect(refused.stderr.contains("another Herald database") && refused.stderr.contains("--adopt"), "\(refused)")
+                #expect(try Self.files(site) == before, "the site changed")
+                let dryRun = try herald.run(["publish", "--out", site.path, "--dry-run"])
+                #expect(dryRun.status == 73, "\(dryRun)")
+                // On purpose: the folder becomes this (empty) database's.
+                let adopted = try herald.succeed(["publish", "--out", site.path, "--adopt"])
+                #expect(adopted.stdout.contains("removed"), "\(adopted)")
+                #expect(try herald.succeed(["publish", "--out", site.path]).status == 0)
+            }
+        }
+    }
+
+    @Test func aPublishIntoABoardsFolderIsRefused() throws {
+        try InProcessHerald.withAcmeWeather { herald, _ in
+            try withTemporaryDirectory { root in
+                try herald.succeed(["board", "--out", root.path])
+                let before = try Self.files(root)
+                let refused = try herald.run(["publish", "--out", root.path])
+                #expect(refused.status == 73 && refused.stderr.contains("review board"), "\(refused)")
+                #expect(try Self.files(root) == before)
+            }
+        }
+    }
+
+    /// No HERALD_DATABASE_URL (a crontab's environment) and no local database yet: a publish into
+    /// a folder holding a site is refused before a new, empty local database is made.
+    @Test func noLocalDatabaseIsMadeOnTheWayToAPublishedFolder() throws {
+        try withTemporaryDirectory { root in
+            let site = root.appendingPathComponent("site")
+            try HeraldFixtures.withMigratedDatabase { database in
+                try InProcessHerald(database: database).succeed(["tenant", "create", "acme", "--name", "Acme"])
+                try InProcessHerald(database: database).succeed(["publish", "--out", site.path])
+            }
+            let home = root.appendingPathComponent("home")
+            let cron = InProcessHerald(database: nil, environment: ["HERALD_HOME": home.path])
+            let refused = try cron.run(["publish", "--out", site.path])
+            #expect(refused.status == 73 && refused.stderr.contains("HERALD_DATABASE_URL"), "\(refused)")
+            #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("postgres").path))
+        }
+    }
+
+    /// Under `umask 077`, what a publish writes is still readable by the static host.
+    @Test func publishedFilesAreReadableWhateverTheUmask() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            try withTemporaryDirectory { root in
+                let site = root.appendingPathComponent("site")
+                let herald = InProcessHerald(database: database)
+                try herald.succeed(["tenant", "create", "acme", "--name", "Acme"])
+                try herald.succeed([
+                    "app", "create", "weather", "--tenant", "acme", "--name", "Weather", "--bundle-id", "com.acme.weather",
+                    "--default-locale", "en",
+                ])
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "umask 077 && exec \"$0\" publish --out \"$1\"", try HeraldCLI.binaryURL().path, site.path]
+                process.environment = HeraldCLI(database: database).environment
+                try process.run()
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                var modes: [String: Int] = [:]
+                modes["."] = (try FileManager.default.attributesOfItem(atPath: site.path)[.posixPermissions] as? Int) ?? -1
+                for path in try FileManager.default.subpathsOfDirectory(atPath: site.path) where !path.hasPrefix(".") {
+                    let attributes = try FileManager.default.attributesOfItem(atPath: site.appendingPathComponent(path).path)
+                    modes[path] = (attributes[.posixPermissions] as? Int) ?? -1
+                }
+                #expect(!modes.isEmpty)
+                for (path, mode) in modes {
+                    let isFolder = (try? FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent(path).path)) != nil
+                    #expect(mode == (isFolder ? 0o755 : 0o644), "\(path) is \(String(mode, radix: 8))")
+                }
+            }
+        }
+    }
+
+    static func files(_ root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) {
+            let url = root.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+}

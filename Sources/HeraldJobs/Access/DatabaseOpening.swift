@@ -1,3 +1,4 @@
+import Foundation
 import HeraldStore
 
 /// How every command reaches its database: the configured server (checked to carry exactly
@@ -37,5 +38,21 @@ public enum DatabaseOpening {
         let embedded = try EmbeddedDatabase(environment: environment)
         try embedded.prepare().forEach(note)
         return embedded.location
+    }
+
+    /// Refuses to make Herald's local PostgreSQL on the way to publishing into `folder` when
+    /// the folder holds a site already: it was published from a database, and a new, empty
+    /// one would replace that site (a cron job that lacks the shell's HERALD_DATABASE_URL).
+    public static func refuseANewLocalDatabase(
+        publishingInto folder: URL, configured: DatabaseLocation?, environment: [String: String]
+    ) throws {
+        guard configured == nil, !(try EmbeddedDatabase(environment: environment).isInitialized) else { return }
+        let manifest = folder.appendingPathComponent(".herald-manifest")
+        guard FileManager.default.fileExists(atPath: manifest.path) else { return }
+        throw JobError(
+            .cannotWrite,
+            "\(folder.path) holds a published site, but no database is configured (HERALD_DATABASE_URL or PG*) and Herald's "
+                + "local PostgreSQL does not exist yet: a new, empty one would replace that site. Set HERALD_DATABASE_URL to the "
+                + "database that published it (cron jobs do not see your shell's variables)")
     }
 }

@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldPublish
 import HeraldStore
 
 /// What went wrong, in words a person can act on, and what kind of problem it is — for any
@@ -58,6 +59,18 @@ public struct Failure: Sendable {
                     .invalid)
             case .contentNotKept(let run, let path):
                 return (["run \(run) refers to \(path), whose content is not kept"], .invalid)
+            case .foreignFolder(let out, let ours, let theirs) where theirs.purpose == .board:
+                return (
+                    ["\(out.path) holds a review board (`herald board`), which a publish would replace: publish into another "
+                        + "folder (the board's installation: \(theirs.installation), this database's: \(ours.installation))"],
+                    .cannotWrite)
+            case .foreignFolder(let out, let ours, let theirs):
+                return (
+                    ["\(out.path) was published from another Herald database (installation \(theirs.installation)); this one is "
+                        + "installation \(ours.installation). Publishing here would replace that site with this database's "
+                        + "(an empty database made by a cron job without HERALD_DATABASE_URL would wipe it). Point "
+                        + "HERALD_DATABASE_URL at the database that published it, or pass --adopt to take the folder over on purpose"],
+                    .cannotWrite)
             case .cannotWriteSite(let out, let reason):
                 return (["cannot write the site under \(out.path): \(FileProblem.describe(reason))"], .cannotWrite)
             }

@@ -60,6 +60,8 @@ public struct BoardJob {
             guard try session.tryFolderLock(out.path) else {
                 throw StoreError.busy("another herald board is writing \(out.path); try again later")
             }
+            var writer = writer
+            writer.owner = SiteManifest.Owner(installation: try session.installationID(), purpose: .board)
             do {
                 return try writer.sync(files, scope: [[Board.folder]])
             } catch {

@@ -11,7 +11,7 @@ extension PublishJob {
     func writeRecording(
         runID: Int64, files: [SiteFile], into folder: Folder, scope: PublishScope, previous: SiteManifest? = nil,
         loaded: Swift.Result<SiteManifest, any Error>? = nil, kept: SiteManifest? = nil, outcome name: PublishRunOutcome = .succeeded,
-        sourceSnapshot: String? = nil, timer: inout PhaseTimer
+        sourceSnapshot: String? = nil, owner: SiteManifest.Owner, timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.
@@ -32,7 +32,7 @@ extension PublishJob {
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
                 }
             }
-            outcome = try SiteWriter(root: folder.root).sync(files, scope: folder.folders(of: scope), previous: previous, loaded: loaded)
+            outcome = try SiteWriter(root: folder.root, owner: owner).sync(files, scope: folder.folders(of: scope), previous: previous, loaded: loaded)
             timer.mark("write (\(outcome.written.count) written)")
             try storing?.wait()
         } catch let error as StoreError {

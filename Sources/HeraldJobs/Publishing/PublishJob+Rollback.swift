@@ -28,7 +28,9 @@ extension PublishJob {
 
     func rollback(_ run: PublishRun, into folder: Folder) throws -> Result {
         let id = run.id
-        let files = try database.asOperator(readOnly: true) { session -> [SiteFile] in
+        let (files, owner) = try database.asOperator(readOnly: true) { session -> ([SiteFile], SiteManifest.Owner) in
+            let owner = SiteManifest.Owner(installation: try session.installationID(), purpose: .site)
+            try checkOwnership(of: folder, as: owner)
             let runs = session.publishRuns
             guard run.outcome == .succeeded || run.outcome == .rolledBack, let indexDigest = run.manifestDigest,
                 let manifest = try Self.archivedManifest(indexDigest, in: runs, tenantFolder: folder.tenantID)?.manifest
@@ -36,12 +38,13 @@ extension PublishJob {
                 throw PublishJobError.runNotRestorable(run: id, outcome: run.outcome)
             }
             let blobs = try runs.blobs(Array(Set(manifest.files.values)), tenantFolder: folder.tenantID)
-            return try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
+            let files = try manifest.files.sorted { $0.key < $1.key }.map { path, digest in
                 guard let bytes = blobs[digest], let sitePath = SitePath(relative: path) else {
                     throw PublishJobError.contentNotKept(run: id, path: path)
                 }
                 return SiteFile(path: sitePath, bytes: bytes)
             }
+            return (files, owner)
         }
         let runID = try database.asOperator {
             try $0.publishRuns.start(
@@ -50,7 +53,7 @@ extension PublishJob {
         }
         var timer = PhaseTimer(phaseTimes)
         let outcome = try writeRecording(
-            runID: runID, files: files, into: folder, scope: run.scope, outcome: .rolledBack, timer: &timer)
+            runID: runID, files: files, into: folder, scope: run.scope, outcome: .rolledBack, owner: owner, timer: &timer)
         return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: [], apps: 0)
     }
 }

@@ -24,12 +24,15 @@ public struct PublishJob {
     public let out: URL
     /// Wait for a running publish instead of failing with `PublishJobError.busy`.
     public var wait: Bool
+    /// Take over a folder another Herald database published (`--adopt`), instead of refusing it.
+    public var adopt = false
     /// Told how long each phase took (lock, snapshot, compile, write, record), as it ends.
     public var phaseTimes: PhaseTimes?
 
     public init(database: HeraldDatabase, out: URL, wait: Bool = false, phaseTimes: PhaseTimes? = nil) {
         self.database = database
-        self.out = out
+        // One folder, one name in the run history, however it was given (`//`, a symlink to it).
+        self.out = out.standardizedFileURL.resolvingSymlinksInPath()
         self.wait = wait
         self.phaseTimes = phaseTimes
     }
@@ -62,7 +65,10 @@ public struct PublishJob {
     /// What one REPEATABLE READ transaction found: the snapshot it read, and either the
     /// whole site's data or only the apps that changed since the last run.
     private struct Plan {
+        /// The snapshot read, as a run records it (with its cluster).
         var snapshot: String
+        /// This database's Herald, as the folder's manifest records it.
+        var owner: SiteManifest.Owner
         var tenants: [TenantSpec]
         /// nil: a full publish; otherwise the apps republished (empty: nothing changed).
         var changedApps: Set<Int64>?
@@ -127,7 +133,9 @@ public struct PublishJob {
         let wholeFolder: PublishScope = folder.tenant.map { .tenant($0.slug) } ?? .site
         let wholeFolderRun = folder.tenant == nil ? tenant == nil : app == nil
         let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
-            let snapshot = try session.changes.currentSnapshot()
+            let cluster = try session.clusterID()
+            let snapshot = RecordedSnapshot(cluster: cluster, snapshot: try session.changes.currentSnapshot()).text
+            let owner = SiteManifest.Owner(installation: try session.installationID(), purpose: .site)
             // Tenants of this run's scope whose own publish holds their lock (a run of one tenant
             // never speaks of the others).
             let skipped = try held.map { held in
@@ -139,19 +147,24 @@ public struct PublishJob {
             if wholeFolderRun, skipped.isEmpty, !full, !dryRun,
                 let previous = try session.publishRuns.latest(outDir: out.path, tenantFolder: folder.tenantID),
                 previous.outcome == .succeeded, previous.scope == wholeFolder, previous.baseURL == siteBaseURL?.rawValue,
-                let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
+                let since = RecordedSnapshot(previous.sourceSnapshot), since.cluster == cluster, let intact,
+                previous.manifestDigest == intact.digest
             {
-                changed = try session.changes.changedApps(since: since, previousAt: previous.publishAt, at: at)
-                if let changed, changed.isEmpty { return Plan(snapshot: snapshot, tenants: [], changedApps: changed, previous: previous) }
+                changed = try session.changes.changedApps(since: since.snapshot, previousAt: previous.publishAt, at: at)
+                if let changed, changed.isEmpty {
+                    return Plan(snapshot: snapshot, owner: owner, tenants: [], changedApps: changed, previous: previous)
+                }
             }
             // A second connection reads part of a whole site's campaigns beside this one: the
             // server's work is then split over two processes (and cores).
             let tenants = try SnapshotReader(session).read(
                 tenant: tenant, app: app, appIDs: changed, alongside: changed == nil && app == nil ? database.connector : nil)
             return Plan(
-                snapshot: snapshot, tenants: tenants.filter { !skipped.contains($0.slug) }, changedApps: changed, skipped: skipped)
+                snapshot: snapshot, owner: owner, tenants: tenants.filter { !skipped.contains($0.slug) }, changedApps: changed,
+                skipped: skipped)
         }
         timer.mark("snapshot (\(plan.changedApps.map { "\($0.count) changed app(s)" } ?? "full"))")
+        try checkOwnership(of: folder, as: plan.owner)
         var site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
         timer.mark("compile (\(site.files.count) files)")
         guard site.errors.isEmpty else { throw PublishJobError.invalidSite(site.errors) }
@@ -200,7 +213,7 @@ public struct PublishJob {
         // --full run from the folder's, with its shards' digests when the history keeps them.
         var outcome = try writeRecording(
             runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? kept : intact?.manifest,
-            loaded: kept == nil ? loaded?.map(\.manifest) : nil, kept: kept, sourceSnapshot: snapshot, timer: &timer)
+            loaded: kept == nil ? loaded?.map(\.manifest) : nil, kept: kept, sourceSnapshot: snapshot, owner: plan.owner, timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
         let warnings = site.warnings
         BackgroundRelease.release((consume plan, consume site, consume files))

@@ -5,6 +5,8 @@
 /// A line format, quick to read and write for tens of thousands of files:
 ///   herald-manifest 2 complete [ARCHIVE]  ("incomplete" while a run writes; ARCHIVE: the digest
 ///                                        the run history keeps this manifest under)
+///   % owner <installation> site|board    (the Herald database that writes this folder, and what
+///                                        it writes: a published site or a review board)
 ///   @ <shard sha256> <tenant/app>        (an app's group; "-" when its shard is not archived yet)
 ///   <sha256 hex> <path>                  ("-" for a path whose content is not known yet)
 /// Version 1 (no groups) is still read.
@@ -29,6 +31,30 @@ public struct SiteManifest: Equatable, Sendable {
     public var complete: Bool
     /// The digest of this manifest in the run history (`ManifestArchive`), when known.
     public var archiveDigest: String?
+    /// Which Herald wrote the folder (nil: a folder written before Herald recorded it).
+    public var owner: Owner?
+
+    /// The Herald database a folder belongs to (its installation id, which a dump and restore
+    /// keep), and what it writes there. A run from another database is refused: an empty
+    /// database would otherwise wipe the site it did not write.
+    public struct Owner: Equatable, Sendable, CustomStringConvertible {
+        public enum Purpose: String, Sendable { case site, board }
+        public var installation: String
+        public var purpose: Purpose
+
+        public init(installation: String, purpose: Purpose) {
+            self.installation = installation
+            self.purpose = purpose
+        }
+
+        public var description: String { "\(purpose == .board ? "the review board" : "the site") of Herald installation \(installation)" }
+
+        /// A UUID as PostgreSQL writes it: 36 lowercase hexadecimal digits and dashes.
+        public static func isInstallation(_ text: Substring) -> Bool {
+            text.utf8.count == 36
+                && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        }
+    }
 
     public init(files: [String: String] = [:], complete: Bool = true, archiveDigest: String? = nil) {
         var apps: [String: AppFiles] = [:]
@@ -81,7 +107,9 @@ public struct SiteManifest: Equatable, Sendable {
 
     /// The same files with no shard digest trusted (they are recomputed when archived).
     public func forgettingShardDigests() -> SiteManifest {
-        SiteManifest(apps: apps.mapValues { AppFiles(files: $0.files) }, complete: complete, archiveDigest: archiveDigest)
+        var manifest = SiteManifest(apps: apps.mapValues { AppFiles(files: $0.files) }, complete: complete, archiveDigest: archiveDigest)
+        manifest.owner = owner
+        return manifest
     }
 
     /// `tenant/app` of `tenant/app/locale/...`.
@@ -103,6 +131,7 @@ public struct SiteManifest: Equatable, Sendable {
     /// app's lines here when its shard digest names them: copied, not sorted and written again.
     public func serialized(reusing shards: [String: [UInt8]] = [:]) -> [UInt8] {
         var out = Array("herald-manifest 2 \(complete ? "complete" : "incomplete")\(archiveDigest.map { " " + $0 } ?? "")\n".utf8)
+        if let owner { out += Array("% owner \(owner.installation) \(owner.purpose.rawValue)\n".utf8) }
         out.reserveCapacity(fileCount * 100)
         for (folder, app) in apps.sorted(by: { $0.key < $1.key }) {
             out += Array("@ \(app.shardDigest ?? "-") \(folder)\n".utf8)
@@ -162,7 +191,16 @@ public struct SiteManifest: Equatable, Sendable {
         var apps: [String: AppFiles] = [:]
         var folder: String?
         var current = AppFiles()
+        var owner: Owner?
         for (number, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            if grouped, number == 1, line.first == UInt8(ascii: "%") {
+                let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+                guard words.count == 4, words[1] == "owner", let purpose = Owner.Purpose(rawValue: String(words[3])),
+                    Owner.isInstallation(words[2])
+                else { return refuse("line 2 is not a Herald owner line: \(shown(line))") }
+                owner = Owner(installation: String(words[2]), purpose: purpose)
+                continue
+            }
             guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return refuse("line \(number + 1) is not \"DIGEST PATH\": \(shown(line))") }
             let first = String(decoding: line[line.startIndex..<space], as: UTF8.self)
             let restBytes = line[(space + 1)...]
@@ -188,7 +226,9 @@ public struct SiteManifest: Equatable, Sendable {
             }
         }
         if let folder { apps[folder] = current }
-        return .success(SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil))
+        var manifest = SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil)
+        manifest.owner = owner
+        return .success(manifest)
     }
 }
 

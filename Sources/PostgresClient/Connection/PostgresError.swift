@@ -57,8 +57,11 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
             return String(cString: value)
         }
         let primary = field("M") ?? connection.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
+        // The server went away in the middle of the statement ("server closed the connection
+        // unexpectedly", no SQLSTATE): the connection is gone, not the statement at fault.
+        let lost = field("C") == nil && connection.map { PQstatus($0) == CONNECTION_BAD } == true
         return PostgresError(
-            kind: .query, message: primary.trimmingCharacters(in: .whitespacesAndNewlines),
+            kind: lost ? .connection : .query, message: primary.trimmingCharacters(in: .whitespacesAndNewlines),
             sqlState: field("C").map(SQLState.init(rawValue:)), detail: field("D"), hint: field("H"),
             constraint: field("n"), table: field("t"), column: field("c"))
     }

@@ -36,6 +36,11 @@ struct PublishCommand: ParsableCommand {
     @Flag(help: "Compile and compare the whole site, even when the database says only some apps changed.") var full = false
     @Flag(help: "Print nothing when nothing changed (for cron).") var quiet = false
     @Flag(help: "Wait for a running publish instead of exiting 75.") var wait = false
+    @Flag(
+        help: ArgumentHelp(
+            "Take over a folder another Herald database published (it is refused otherwise: an empty database would wipe the site).",
+            discussion: "Its files become this database's: those it does not publish are removed."))
+    var adopt = false
     @Flag(help: "List recorded runs.") var history = false
     @Option(help: ArgumentHelp("Put DIR back exactly as this run left it.", valueName: "run")) var rollback: Int64?
     @Option(help: "With --history: at most this many runs (the newest).") var limit = 20
@@ -63,6 +68,12 @@ struct PublishCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            if let out, !history, !pruneHistory {
+                // A cron job without HERALD_DATABASE_URL would make an empty local database and
+                // publish it over the site: never made on the way to a folder that has a manifest.
+                try DatabaseOpening.refuseANewLocalDatabase(
+                    publishingInto: URL(fileURLWithPath: out), configured: Environment.configuredDatabase, environment: Environment.values)
+            }
             let database = try Environment.openDatabase()
             if history {
                 try printHistory(PublishJob(database: database, out: URL(fileURLWithPath: ".")).history(limit: limit))
@@ -86,7 +97,8 @@ struct PublishCommand: ParsableCommand {
                 return
             }
             let outURL = URL(fileURLWithPath: out ?? ".")
-            let job = PublishJob(database: database, out: outURL, wait: wait, phaseTimes: Environment.phaseTimes)
+            var job = PublishJob(database: database, out: outURL, wait: wait, phaseTimes: Environment.phaseTimes)
+            job.adopt = adopt
             let result: PublishJob.Result
             if let rollback {
                 result = try job.rollback(to: rollback)
