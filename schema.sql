@@ -1102,8 +1102,12 @@ CREATE TABLE public.campaign_conditions (
     CONSTRAINT campaign_conditions_value_type CHECK (
 CASE
     WHEN (type = ANY (ARRAY['onWifi'::text, 'neverDisplayed'::text])) THEN (jsonb_typeof(value) = 'boolean'::text)
-    WHEN (type = ANY (ARRAY['lastDisplayMinimumSeconds'::text, 'lastDisplayMinimumLaunches'::text])) THEN ((jsonb_typeof(value) = 'number'::text) AND ((value #>> '{}'::text[]) ~ '^[0-9]+$'::text))
-    WHEN (type = 'flagNotSet'::text) THEN ((jsonb_typeof(value) = 'string'::text) AND ((value #>> '{}'::text[]) <> ''::text))
+    WHEN (type = ANY (ARRAY['lastDisplayMinimumSeconds'::text, 'lastDisplayMinimumLaunches'::text])) THEN
+    CASE
+        WHEN ((jsonb_typeof(value) = 'number'::text) AND ((value #>> '{}'::text[]) ~ '^[0-9]+$'::text)) THEN (((value #>> '{}'::text[]))::numeric <= ('9223372036854775807'::bigint)::numeric)
+        ELSE false
+    END
+    WHEN (type = 'flagNotSet'::text) THEN ((jsonb_typeof(value) = 'string'::text) AND ((value #>> '{}'::text[]) <> ''::text) AND ((value #>> '{}'::text[]) !~ '[\x01-\x1F\x7F]'::text))
     ELSE ((jsonb_typeof(value) = 'string'::text) AND ((value #>> '{}'::text[]) ~ '^[\x21-\x7E]([\x20-\x7E]{0,62}[\x21-\x7E])?$'::text))
 END)
 );
