@@ -93,100 +93,27 @@ extension CompiledQuery {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var names: [String] = []
-        var numbers: [String: Int] = [:]
         var usesPositions = false
         var index = 0
-        func isWordByte(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte >= 0x80
-        }
-        func byte(_ offset: Int) -> UInt8? {
-            index + offset < bytes.count ? bytes[index + offset] : nil
-        }
-        /// Copies up to and including the first `end` from `index + from` on (to the end of the text when there is none).
-        func copy(through end: [UInt8], from start: Int) {
-            var cursor = index + start
-            while cursor < bytes.count, !bytes[cursor...].starts(with: end) { cursor += 1 }
-            cursor = min(bytes.count, cursor + end.count)
-            out += bytes[index..<cursor]
-            index = cursor
-        }
         while index < bytes.count {
-            let current = bytes[index]
-            let previous = index > 0 ? bytes[index - 1] : nil
-            switch current {
-            case UInt8(ascii: "'"):
-                // '…' with '' inside; E'…' also takes backslash escapes.
-                let escapes = previous == UInt8(ascii: "E") || previous == UInt8(ascii: "e")
-                var cursor = index + 1
-                while cursor < bytes.count {
-                    if escapes, bytes[cursor] == UInt8(ascii: "\\") {
-                        cursor += 2
-                    } else if bytes[cursor] == UInt8(ascii: "'") {
-                        if cursor + 1 < bytes.count, bytes[cursor + 1] == UInt8(ascii: "'") { cursor += 2 } else { break }
-                    } else {
-                        cursor += 1
-                    }
-                }
-                cursor = min(bytes.count, cursor + 1)
-                out += bytes[index..<cursor]
-                index = cursor
-            case UInt8(ascii: "\""):
-                copy(through: [UInt8(ascii: "\"")], from: 1)
-            case UInt8(ascii: "-") where byte(1) == UInt8(ascii: "-"):
-                copy(through: [UInt8(ascii: "\n")], from: 2)
-            case UInt8(ascii: "/") where byte(1) == UInt8(ascii: "*"):
-                // Block comments nest in PostgreSQL.
-                var depth = 0
-                var cursor = index
-                repeat {
-                    if bytes[cursor...].starts(with: Array("/*".utf8)) {
-                        depth += 1
-                        cursor += 2
-                    } else if bytes[cursor...].starts(with: Array("*/".utf8)) {
-                        depth -= 1
-                        cursor += 2
-                    } else {
-                        cursor += 1
-                    }
-                } while depth > 0 && cursor < bytes.count
-                out += bytes[index..<cursor]
-                index = cursor
-            case UInt8(ascii: "$")
-            where !(previous.map(isWordByte) ?? false) && byte(1).map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false:
-                usesPositions = true
-                out.append(current)
-                index += 1
-            case UInt8(ascii: "$") where !(previous.map(isWordByte) ?? false):
-                // A dollar-quoted body: $$…$$ or $tag$…$tag$.
-                var end = index + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "$"), isWordByte(bytes[end]) { end += 1 }
-                guard end < bytes.count, bytes[end] == UInt8(ascii: "$") else {
-                    out.append(current)
-                    index += 1
-                    continue
-                }
-                let tag = Array(bytes[index...end])
-                copy(through: tag, from: tag.count)
-            case UInt8(ascii: ":") where byte(1) == UInt8(ascii: ":"):
-                out += [current, current]
-                index += 2
-            case UInt8(ascii: ":") where byte(1).map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: "_") } ?? false:
-                var end = index + 1
-                while end < bytes.count, isWordByte(bytes[end]), bytes[end] < 0x80 { end += 1 }
-                let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-                let number: Int
-                if let known = numbers[name] {
-                    number = known
-                } else {
-                    names.append(name)
-                    number = names.count
-                    numbers[name] = number
-                }
-                out += Array("$\(number)".utf8)
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            let afterWord = index > 0 && SQLText.isWordByte(bytes[index - 1])
+            if let end = SQLText.endOfVerbatim(bytes, at: index) {
+                out += bytes[index..<end]
                 index = end
-            default:
-                out.append(current)
+            } else if bytes[index] == UInt8(ascii: ":"), next == UInt8(ascii: ":") {
+                out += bytes[index...(index + 1)]
+                index += 2
+            } else if bytes[index] == UInt8(ascii: ":"), let next, SQLText.startsName(next) {
+                var end = index + 1
+                while end < bytes.count, SQLText.isWordByte(bytes[end]), bytes[end] < 0x80 { end += 1 }
+                let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+                if !names.contains(name) { names.append(name) }
+                out += Array("$\(names.firstIndex(of: name).map { $0 + 1 } ?? 0)".utf8)
+                index = end
+            } else {
+                if bytes[index] == UInt8(ascii: "$"), !afterWord, let next, SQLText.isDigit(next) { usesPositions = true }
+                out.append(bytes[index])
                 index += 1
             }
         }
