@@ -24,4 +24,4 @@ WHERE slug = :slug;
 UPDATE apps
 SET name = :name, platform = :platform::app_platform, bundle_id = :bundle_id, default_locale = :default_locale,
     locales = :locales::text[]::locale_tag[], base_url = :base_url
-WHERE id = :id;
+WHERE slug = :slug;

@@ -138,7 +138,7 @@ import Testing
             statement(PruneTenantPublishBlobs(tenantID: 1, needed: [])),
             statement(InsertTenant(slug: "a", name: "A")), statement(InsertTenantLocks(tenantID: 1)), statement(FindTenant(slug: "a")),
             statement(RenameTenant(slug: "a", name: "A")),
-            statement(InsertApp(try StoreFixtures.app("a"))), statement(FindApp(slug: "a")), statement(UpdateApp(id: 1, try StoreFixtures.app("a"))),
+            (.insertApp, AppRow(try StoreFixtures.app("a"))), statement(FindApp(slug: "a")), (.updateApp, AppRow(try StoreFixtures.app("a"))),
             statement(AuditEntries(since: nil, limit: 1)),
             statement(AuditChanges(since: nil, actor: nil, app: nil, campaign: nil, limit: 1)),
             statement(GrantOperator(role: "r", tenantID: 1, password: nil)), statement(RevokeOperator(role: "r", tenantID: 1)),

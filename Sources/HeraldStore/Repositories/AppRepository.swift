@@ -35,7 +35,7 @@ public struct AppRepository {
     let tenant: TenantRecord
 
     public func create(_ spec: AppSpec) throws -> AppRecord {
-        try Self.decode(connection.query(InsertApp(spec)))[0]
+        try Self.decode(connection.query(.insertApp, AppRow(spec)))[0]
     }
 
     public func list() throws -> [AppRecord] {
@@ -57,7 +57,7 @@ public struct AppRepository {
     public func update(_ slug: Slug, _ changes: AppChanges) throws -> AppRecord {
         var app = try find(slug)
         let spec = try Self.updated(app.spec, with: changes)
-        try connection.execute(UpdateApp(id: app.id, spec))
+        try connection.execute(.updateApp, AppRow(spec))
         app.spec = spec
         return app
     }

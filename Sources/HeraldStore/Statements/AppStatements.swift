@@ -2,8 +2,9 @@ import HeraldCore
 
 // queries/apps.sql (`list-apps` takes no parameters).
 
-struct InsertApp: Statement {
-    static let query = Query.insertApp
+/// An app's row as `insert-app` writes it and `update-app` writes it again (finding it by
+/// its slug, which never changes).
+struct AppRow: QueryParameters {
     let slug: String
     let name: String
     let platform: String
@@ -26,26 +27,4 @@ struct InsertApp: Statement {
 struct FindApp: Statement {
     static let query = Query.findApp
     let slug: String
-}
-
-/// Every field of app `id` but its slug, which never changes.
-struct UpdateApp: Statement {
-    static let query = Query.updateApp
-    let id: Int64
-    let name: String
-    let platform: String
-    let bundleID: String
-    let defaultLocale: String
-    let locales: [String]
-    let baseURL: String?
-
-    init(id: Int64, _ spec: AppSpec) {
-        self.id = id
-        name = spec.name
-        platform = spec.platform.rawValue
-        bundleID = spec.bundleID
-        defaultLocale = spec.defaultLocale.rawValue
-        locales = spec.locales.map(\.rawValue)
-        baseURL = spec.baseURL?.rawValue
-    }
 }

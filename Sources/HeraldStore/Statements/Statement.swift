@@ -77,11 +77,17 @@ extension Connection {
         try query(statement).rowsAffected
     }
 
-    /// Runs `query` with `parameters` (for statements that share one struct: the loader's five).
+    /// Runs `query` with `parameters`, for statements that share one struct (the loader's five).
     @discardableResult
     func query(_ query: Query, _ parameters: some QueryParameters) throws -> QueryResult {
         let compiled = try query.compiled
         return try self.query(compiled.sql, try parameters.values(for: compiled, of: query))
+    }
+
+    /// Runs `query` with `parameters` and returns the number of rows it affected.
+    @discardableResult
+    func execute(_ query: Query, _ parameters: some QueryParameters) throws -> Int {
+        try self.query(query, parameters).rowsAffected
     }
 
     /// Runs `query`, which takes no parameters, and returns its rows.
