@@ -80,6 +80,11 @@ import Testing
         let values = try SnapshotApps(tenantIDs: [7, 3], app: nil, appIDs: [5]).values(
             for: try Query.snapshotApps.compiled, of: .snapshotApps)
         #expect(values.map(\.postgresText) == [#"{"7","3"}"#, nil, #"{"5"}"#])
+        let none = try SnapshotApps(tenantIDs: [], app: "weather", appIDs: nil).values(
+            for: try Query.snapshotApps.compiled, of: .snapshotApps)
+        #expect(none.map(\.postgresText) == ["{}", "weather", nil])
+        let since = try AuditEntries(since: nil, limit: 5).values(for: try Query.auditEntries.compiled, of: .auditEntries)
+        #expect(since.map(\.postgresText) == [nil, "5"])
         let tenants = try SnapshotTenants(tenant: "acme").values(for: try Query.snapshotTenants.compiled, of: .snapshotTenants)
         #expect(tenants.map(\.postgresText) == ["acme"])
     }
@@ -96,15 +101,15 @@ import Testing
         }
         struct OfNoParameterType: Statement {
             static let query = Query.findTenant
-            let slug: Substring
+            let slug: URL
         }
         #expect(
             refusal(Misspelt(tenantIDs: [], app: nil, appsIDs: nil))
                 == "statement snapshot-apps of queries/*.sql takes :tenant_ids, :app, :app_ids; Misspelt gives :app, :apps_ids, :tenant_ids")
         #expect(refusal(Short()) == "statement find-tenant of queries/*.sql takes :slug; Short gives none")
         #expect(
-            refusal(OfNoParameterType(slug: "acme"))
-                == "statement find-tenant of queries/*.sql cannot take OfNoParameterType.slug: a Substring is not PostgresEncodable")
+            refusal(OfNoParameterType(slug: URL(fileURLWithPath: "/acme")))
+                == "statement find-tenant of queries/*.sql cannot take OfNoParameterType.slug: a URL is not PostgresEncodable")
     }
 
     /// Every statement of queries/*.sql that names parameters, with the struct the code binds

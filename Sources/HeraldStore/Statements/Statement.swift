@@ -6,10 +6,10 @@ import PostgresClient
 /// them). Every property must be a parameter of the statement and every parameter a property,
 /// checked at each run: a misspelt or forgotten one is an error, never a NULL in its place.
 ///
-/// The properties are read with `Mirror`, which sees every stored property, nil ones
-/// included (an Encodable's synthesized encoding leaves nil optionals out), whatever their
-/// type: a `PostgresEncodable` value (`String`, `Int64`, `Date`, an array of them, …).
-protocol QueryParameters {}
+/// The properties are read through the struct's synthesized `Encodable` conformance, as GRDB
+/// reads a record's columns (`ParameterEncoder`); each must be `PostgresEncodable` (`String`,
+/// `Int64`, `Date`, an array of them, an optional of one: nil is NULL).
+protocol QueryParameters: Encodable {}
 
 /// One statement's parameters, naming their statement: `try connection.query(FindTenant(slug: "acme"))`.
 protocol Statement: QueryParameters {
@@ -17,31 +17,33 @@ protocol Statement: QueryParameters {
 }
 
 /// A parameter's text made once, for a value several statements send (a publish's every app id).
-struct EncodedParameter: PostgresEncodable, Sendable {
+struct EncodedParameter: PostgresEncodable, Encodable, Sendable {
     let postgresText: String?
 
     init(_ value: some PostgresEncodable) {
         postgresText = value.postgresText
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(postgresText)
     }
 }
 
 extension QueryParameters {
     /// The values for `compiled`'s `$1…$n`, in order.
     func values(for compiled: CompiledQuery, of query: Query) throws -> [any PostgresEncodable] {
-        var byName: [String: any PostgresEncodable] = [:]
-        for child in Mirror(reflecting: self).children {
-            guard let label = child.label else { continue }
-            guard let value = child.value as? any PostgresEncodable else {
-                throw CompiledQuery.mistake(
-                    query.rawValue, "cannot take \(Self.self).\(label): a \(type(of: child.value)) is not PostgresEncodable")
-            }
-            byName[Self.parameterName(label)] = value
+        let encoder = ParameterEncoder()
+        try encode(to: encoder)
+        if let refused = encoder.refused {
+            throw CompiledQuery.mistake(
+                query.rawValue, "cannot take \(Self.self).\(refused.property): a \(refused.type) is not PostgresEncodable")
         }
-        let values = compiled.parameters.compactMap { byName[$0] }
-        let extra = byName.keys.filter { !compiled.parameters.contains($0) }
-        guard values.count == compiled.parameters.count, extra.isEmpty else {
+        let names = encoder.properties.map { Self.parameterName($0.name) }
+        let values = compiled.parameters.compactMap { parameter in names.firstIndex(of: parameter).map { encoder.properties[$0].value } }
+        guard values.count == compiled.parameters.count, names.allSatisfy(compiled.parameters.contains) else {
             let wanted = compiled.parameters.isEmpty ? "no parameters" : compiled.parameters.map { ":" + $0 }.joined(separator: ", ")
-            let given = byName.isEmpty ? "none" : byName.keys.sorted().map { ":" + $0 }.joined(separator: ", ")
+            let given = names.isEmpty ? "none" : names.sorted().map { ":" + $0 }.joined(separator: ", ")
             throw CompiledQuery.mistake(query.rawValue, "takes \(wanted); \(Self.self) gives \(given)")
         }
         return values
@@ -50,14 +52,18 @@ extension QueryParameters {
     /// A property's name as a parameter's: an underscore before each capital that follows a
     /// lowercase letter or a digit, then all lowercase (`appIDs` → `app_ids`, `baseURL` → `base_url`).
     static func parameterName(_ property: String) -> String {
-        var name = ""
-        var previous: Character?
-        for character in property {
-            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber { name.append("_") }
-            name += character.lowercased()
-            previous = character
+        var name: [UInt8] = []
+        name.reserveCapacity(property.utf8.count + 4)
+        var previous: UInt8 = 0
+        for byte in property.utf8 {
+            let capital = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            if capital, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(previous) || SQLText.isDigit(previous) {
+                name.append(UInt8(ascii: "_"))
+            }
+            name.append(capital ? byte - UInt8(ascii: "A") + UInt8(ascii: "a") : byte)
+            previous = byte
         }
-        return name
+        return String(decoding: name, as: UTF8.self)
     }
 }
 
