@@ -1,62 +1,62 @@
 -- Whole campaigns in five statements whatever their number (CampaignLoader): the campaigns,
--- their conditions, and their content of each kind. Each selects the same campaigns by the
--- same three parameters:
---   $1  the apps (bigint[])
---   $2  one campaign key, or NULL for every campaign of those apps
---   $3  true for active campaigns only
+-- their conditions, and their content of each kind. Each starts with loaded-campaigns (its
+-- "-- with:" line), the campaigns it reads, chosen by three parameters:
+--   :apps         the apps (bigint[])
+--   :key          one campaign key, or NULL for every campaign of those apps
+--   :active_only  true for active campaigns only
 -- A parameter that is NULL or false drops out of the plan: PostgreSQL plans each run with
--- its values, so every filter below is planned as if written for that one case.
+-- its values, so every filter below is planned as if written for that one case (and
+-- loaded-campaigns, put in front NOT MATERIALIZED, is planned as if written out in each).
+
+-- name: loaded-campaigns
+SELECT c.* FROM campaigns c
+WHERE c.app_id = ANY(:apps::bigint[]) AND (:key::text IS NULL OR c.key = :key)
+  AND (NOT :active_only::boolean OR c.status = 'active');
 
 -- name: load-campaigns
+-- with: loaded-campaigns
 -- In no order: the loader puts the campaigns in app and key order itself, checking first
 -- whether they came that way (sorting them took the server about a fifth of the statement).
 SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
        c.starts_at, c.ends_at, c.priority, c.locales::text[] AS locales,
        c.created_at, c.updated_at, k.message_key
-FROM campaigns c
+FROM loaded_campaigns c
 LEFT JOIN (
     SELECT DISTINCT ON (k.campaign_id) k.campaign_id, k.message_key
     FROM alert_message_keys k
-    WHERE k.campaign_id IN (SELECT c.id FROM campaigns c
-                            WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                              AND (NOT $3::boolean OR c.status = 'active'))
+    WHERE k.campaign_id IN (SELECT id FROM loaded_campaigns)
     ORDER BY k.campaign_id, k.seq DESC
-) k ON k.campaign_id = c.id
-WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2) AND (NOT $3::boolean OR c.status = 'active');
+) k ON k.campaign_id = c.id;
 
 -- name: load-conditions
+-- with: loaded-campaigns
 -- In no order: a campaign's conditions are a set, one per group and type (the primary key),
 -- which the loader sorts itself; sorting them took the server about a third of the statement.
 SELECT campaign_id, grp::text AS grp, type, value::text AS value
 FROM campaign_conditions
-WHERE campaign_id IN (SELECT c.id FROM campaigns c
-                      WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                        AND (NOT $3::boolean OR c.status = 'active'));
+WHERE campaign_id IN (SELECT id FROM loaded_campaigns);
 
 -- name: load-banners
+-- with: loaded-campaigns
 -- In no order: the loader reads a banner's views by position itself (sorting took the server
 -- over a quarter of the statement).
 SELECT b.campaign_id, b.locale, b.entry_view, v.position, v.view_id, v.file_url, v.inline_html,
        v.height::float8 AS height, v.origin::text AS origin
 FROM banner_contents b
 JOIN banner_views v USING (tenant_id, campaign_id, locale)
-WHERE b.campaign_id IN (SELECT c.id FROM campaigns c
-                        WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                          AND (NOT $3::boolean OR c.status = 'active'));
+WHERE b.campaign_id IN (SELECT id FROM loaded_campaigns);
 
 -- name: load-alerts
+-- with: loaded-campaigns
 SELECT campaign_id, locale, title, message, action_url, action_button
 FROM alert_contents
-WHERE campaign_id IN (SELECT c.id FROM campaigns c
-                      WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                        AND (NOT $3::boolean OR c.status = 'active'));
+WHERE campaign_id IN (SELECT id FROM loaded_campaigns);
 
 -- name: load-stories
+-- with: loaded-campaigns
 -- In no order, as banners: the loader reads a story's pages by position itself.
 SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
        p.position, p.image, p.duration::float8 AS duration, p.link, p.button_title, p.title, p.subtitle
 FROM story_contents s
 LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
-WHERE s.campaign_id IN (SELECT c.id FROM campaigns c
-                        WHERE c.app_id = ANY($1::bigint[]) AND ($2::text IS NULL OR c.key = $2)
-                          AND (NOT $3::boolean OR c.status = 'active'));
+WHERE s.campaign_id IN (SELECT id FROM loaded_campaigns);

@@ -1,30 +1,71 @@
--- Reading for a publish (Sources/HeraldStore/Publishing).
+-- Reading for a publish and holding its locks (Sources/HeraldStore/Publishing).
+
+-- name: snapshot-tenants
+-- Every tenant, or only the one with slug :tenant, in TenantRepository's columns.
+SELECT id, slug, name, created_at FROM tenants WHERE :tenant::text IS NULL OR slug = :tenant ORDER BY slug;
 
 -- name: snapshot-apps
--- The apps of the tenants read ($1), optionally one app ($2) or only some apps by id ($3),
--- in AppRepository's columns.
+-- The apps of the tenants read (:tenant_ids), optionally one app (:app) or only some apps by
+-- id (:app_ids), in AppRepository's columns.
 SELECT tenant_id, id, slug, name, platform::text AS platform, bundle_id, default_locale,
        locales::text[] AS locales, base_url, created_at, updated_at
 FROM apps
-WHERE tenant_id = ANY($1::bigint[]) AND ($2::text IS NULL OR slug = $2)
-  AND ($3::bigint[] IS NULL OR id = ANY($3::bigint[]))
+WHERE tenant_id = ANY(:tenant_ids::bigint[]) AND (:app::text IS NULL OR slug = :app)
+  AND (:app_ids::bigint[] IS NULL OR id = ANY(:app_ids::bigint[]))
 ORDER BY tenant_id, slug;
 
+-- name: current-snapshot
+-- What the current transaction sees, recorded with a run: the next one asks what changed since.
+SELECT pg_current_snapshot()::text AS s;
+
 -- name: apps-edited-since
--- Apps whose rows, or whose campaigns' rows, were changed by a transaction the snapshot $1
--- (pg_snapshot text) did not see.
+-- Apps whose rows, or whose campaigns' rows, were changed by a transaction the snapshot
+-- :snapshot (pg_snapshot text) did not see.
 SELECT DISTINCT coalesce(
            CASE WHEN a.entity = 'apps' THEN (coalesce(a.after, a.before) ->> 'id')::bigint END,
            (coalesce(a.after, a.before) ->> 'app_id')::bigint,
            (SELECT c.app_id FROM campaigns c WHERE c.id = (coalesce(a.after, a.before) ->> 'campaign_id')::bigint)
        ) AS app_id
 FROM audit_log a
-WHERE a.txid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(a.txid, $1::pg_snapshot)
+WHERE a.txid >= pg_snapshot_xmin(:snapshot::pg_snapshot) AND NOT pg_visible_in_snapshot(a.txid, :snapshot::pg_snapshot)
   AND a.entity <> 'tenants';
 
 -- name: apps-with-campaigns-starting-or-ending
--- Apps with an active campaign that starts or ends between the two publish times $1 and $2.
+-- Apps with an active campaign that starts or ends between the two publish times :previous_at and :at.
 SELECT DISTINCT app_id FROM campaigns
 WHERE status = 'active'
-  AND (starts_at > least($1::timestamptz, $2::timestamptz) AND starts_at <= greatest($1::timestamptz, $2::timestamptz)
-    OR ends_at > least($1::timestamptz, $2::timestamptz) AND ends_at <= greatest($1::timestamptz, $2::timestamptz));
+  AND (starts_at > least(:previous_at::timestamptz, :at::timestamptz)
+       AND starts_at <= greatest(:previous_at::timestamptz, :at::timestamptz)
+    OR ends_at > least(:previous_at::timestamptz, :at::timestamptz)
+       AND ends_at <= greatest(:previous_at::timestamptz, :at::timestamptz));
+
+-- name: try-folder-lock
+-- A transaction-scoped advisory lock named after a folder being written (the review board's),
+-- or false at once when another transaction holds it.
+SELECT pg_try_advisory_xact_lock(hashtextextended('herald-folder:' || :folder, 0)) AS locked;
+
+-- name: insert-publish-locks
+-- The publish lock rows of the tenants with slugs :tenants (NULL: every tenant), committed
+-- before they are locked, so that locking them never waits on someone's insert.
+INSERT INTO tenant_locks (tenant_id, purpose)
+SELECT id, 'publish' FROM tenants WHERE :tenants::text[] IS NULL OR slug = ANY(:tenants::text[])
+ON CONFLICT (tenant_id, purpose) DO NOTHING;
+
+-- name: lock-publish-tenants
+-- The publish locks of the tenants with slugs :tenants (NULL: every tenant this login sees),
+-- held until the transaction ends: waiting for each one someone else holds …
+SELECT t.slug FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
+WHERE l.purpose = 'publish' AND (:tenants::text[] IS NULL OR t.slug = ANY(:tenants::text[]))
+FOR UPDATE OF l;
+
+-- name: lock-publish-tenants-or-fail
+-- … failing at once (lock_not_available) when someone else holds one …
+SELECT t.slug FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
+WHERE l.purpose = 'publish' AND (:tenants::text[] IS NULL OR t.slug = ANY(:tenants::text[]))
+FOR UPDATE OF l NOWAIT;
+
+-- name: lock-free-publish-tenants
+-- … or leaving out those someone else holds: the slugs returned are the tenants held.
+SELECT t.slug FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
+WHERE l.purpose = 'publish' AND (:tenants::text[] IS NULL OR t.slug = ANY(:tenants::text[]))
+FOR UPDATE OF l SKIP LOCKED;

@@ -27,12 +27,12 @@ public struct HeraldLogin: Sendable, Equatable {
 
     static func read(_ connection: Connection) throws -> HeraldLogin {
         // Before the migrations that know logins, whoever connects is the owner migrating.
-        let known = try connection.query("SELECT to_regprocedure('public.herald_login()') IS NOT NULL AS known")
+        let known = try connection.query(.heraldLoginExists)
         guard try known.first?.decode("known", as: Bool.self) == true else {
-            let name: String = try connection.query("SELECT session_user::text AS login")[0].decode("login")
+            let name: String = try connection.query(.sessionLogin)[0].decode("login")
             return HeraldLogin(name: name, kind: .owner, tenant: nil, tenantID: nil)
         }
-        let row = try connection.query("SELECT login, kind, tenant_id, tenant FROM herald_login()")[0]
+        let row = try connection.query(.heraldLogin)[0]
         let kindText: String = try row.decode("kind")
         return HeraldLogin(
             name: try row.decode("login"), kind: Kind(rawValue: kindText) ?? .none,

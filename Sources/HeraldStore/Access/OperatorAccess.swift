@@ -25,23 +25,22 @@ public struct OperatorAccess {
     /// verifier from `HeraldDatabase.passwordVerifier` (kept for restores), or nil.
     public func grant(role: String, tenant: Slug, password: String?) throws -> LoginGrantOutcome {
         let tenantID = try TenantRepository(connection: connection).find(tenant).id
-        let outcome: String = try connection.query(
-            "SELECT herald_grant_operator($1, $2, $3) AS outcome", [role, tenantID, password])[0].decode("outcome")
+        let outcome: String = try connection.query(GrantOperator(role: role, tenantID: tenantID, password: password))[0]
+            .decode("outcome")
         return LoginGrantOutcome(rawValue: outcome) ?? .updated
     }
 
     /// Drops the role; false when it was no operator of `tenant`.
     public func revoke(role: String, tenant: Slug) throws -> Bool {
         let tenantID = try TenantRepository(connection: connection).find(tenant).id
-        return try connection.query("SELECT herald_revoke_operator($1, $2) AS done", [role, tenantID])[0].decode("done")
+        return try connection.query(RevokeOperator(role: role, tenantID: tenantID))[0].decode("done")
     }
 
     /// `tenant`'s operator logins, by name.
     public func operators(tenant: Slug) throws -> [TenantLogin] {
         let tenantID = try TenantRepository(connection: connection).find(tenant).id
-        return try connection.query(
-            "SELECT role_name::text AS role, granted_at FROM operator_grants WHERE tenant_id = $1 ORDER BY 1", [tenantID]
-        ).map { TenantLogin(role: try $0.decode("role"), grantedAt: try $0.decode("granted_at")) }
+        return try connection.query(TenantOperators(tenantID: tenantID))
+            .map { TenantLogin(role: try $0.decode("role"), grantedAt: try $0.decode("granted_at")) }
     }
 }
 

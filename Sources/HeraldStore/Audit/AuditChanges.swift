@@ -31,28 +31,9 @@ extension AuditRepository {
     /// differs.
     public func changes(_ filter: AuditFilter) throws -> [AuditEntry] {
         let rows = try connection.query(
-            """
-            WITH picked_campaigns AS (
-                SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
-                WHERE ($4::text IS NULL OR c.key = $4) AND ($3::text IS NULL OR a.slug = $3)
-            ),
-            picked_apps AS (SELECT a.id FROM apps a WHERE a.slug = $3),
-            entries AS (
-                SELECT l.*, coalesce(l.after, l.before) AS image FROM audit_log l
-                WHERE ($1::timestamptz IS NULL OR l.at >= $1) AND ($2::text IS NULL OR l.actor = $2)
-            )
-            SELECT e.id, e.at, e.actor, e.action, e.entity, e.entity_id, e.before::text AS before, e.after::text AS after,
-                   e.txid::text AS txid
-            FROM entries e
-            WHERE ($3::text IS NULL AND $4::text IS NULL)
-               OR (CASE WHEN e.entity = 'campaigns' THEN e.image ->> 'id' ELSE e.image ->> 'campaign_id' END)::bigint
-                      IN (SELECT id FROM picked_campaigns)
-               OR ($4::text IS NULL
-                   AND (CASE WHEN e.entity = 'apps' THEN e.image ->> 'id' ELSE e.image ->> 'app_id' END)::bigint
-                       IN (SELECT id FROM picked_apps))
-            ORDER BY e.id DESC
-            LIMIT $5
-            """, [filter.since, filter.actor, filter.app?.rawValue, filter.campaign?.rawValue, filter.limit])
+            AuditChanges(
+                since: filter.since, actor: filter.actor, app: filter.app?.rawValue, campaign: filter.campaign?.rawValue,
+                limit: filter.limit))
         var entries: [(txid: String, entry: AuditEntry)] = try rows.reversed().map { row in
             (
                 try row.decode("txid"),

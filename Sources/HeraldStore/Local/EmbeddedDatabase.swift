@@ -128,9 +128,9 @@ public struct EmbeddedDatabase {
                 notes.append("started the local PostgreSQL (unix socket in \(clusterDirectory.path), no TCP port)")
             }
             let admin = try Connection(configuration: server.configuration(database: "postgres"))
-            let exists = try !admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [Self.databaseName]).isEmpty
+            let exists = try !admin.query(LocalDatabaseExists(name: Self.databaseName)).isEmpty
             if !exists {
-                try admin.execute("CREATE DATABASE herald")
+                try admin.execute(.createLocalDatabase)
                 notes.append("created database \(Self.databaseName)")
             }
             let applied = try Migrator().migrate(try Connection(configuration: configuration))

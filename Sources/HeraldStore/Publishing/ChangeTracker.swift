@@ -14,13 +14,13 @@ public struct ChangeTracker {
 
     /// The snapshot of the current transaction, to record with a run.
     public func currentSnapshot() throws -> String {
-        try connection.query("SELECT pg_current_snapshot()::text AS s")[0].decode("s")
+        try connection.query(.currentSnapshot)[0].decode("s")
     }
 
     /// App ids to republish, given the snapshot and publish time of the previous run.
     public func changedApps(since snapshot: String, previousAt: Date, at: Date) throws -> Set<Int64> {
-        let edited = try connection.query(Query.appsEditedSince.sql, [snapshot])
-        let crossed = try connection.query(Query.appsWithCampaignsStartingOrEnding.sql, [previousAt, at])
+        let edited = try connection.query(AppsEditedSince(snapshot: snapshot))
+        let crossed = try connection.query(AppsWithCampaignsStartingOrEnding(previousAt: previousAt, at: at))
         var apps = Set<Int64>()
         for row in Array(edited) + Array(crossed) {
             if let id = try row.decode("app_id", as: Int64?.self) { apps.insert(id) }

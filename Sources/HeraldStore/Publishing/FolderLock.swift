@@ -5,7 +5,6 @@ extension OperatorSession {
     /// such as the review board's), or returns false at once when another transaction holds
     /// it. Released when the transaction ends: hold the transaction while writing.
     public func tryFolderLock(_ name: String) throws -> Bool {
-        try connection.query("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked", ["herald-folder:" + name])[0]
-            .decode("locked")
+        try connection.query(TryFolderLock(folder: name))[0].decode("locked")
     }
 }

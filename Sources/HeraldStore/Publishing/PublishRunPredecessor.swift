@@ -5,21 +5,14 @@ extension PublishRunRepository {
     /// the runs a reviewer looks at. Runs that found nothing to do (every cron tick) are left
     /// out, so that a board regenerated from cron changes only when the site did.
     public func changingRuns(limit: Int) throws -> [PublishRun] {
-        let rows = try connection.query(
-            """
-            SELECT id FROM publish_runs
-            WHERE outcome <> 'running' AND (files_written > 0 OR files_removed > 0 OR outcome NOT IN ('succeeded', 'rolled back'))
-            ORDER BY id DESC LIMIT $1
-            """, [limit])
+        let rows = try connection.query(ChangingRuns(limit: limit))
         return try rows.reversed().map { try run(try $0.decode("id")) }
     }
 
     /// The newest run into `outDir` before run `id` that kept a manifest: what run `id`
     /// changed is the difference between that run's manifest and its own (the board's history).
     public func previousWithManifest(before id: Int64, outDir: String) throws -> PublishRun? {
-        let rows = try connection.query(
-            "SELECT id FROM publish_runs WHERE out_dir = $1 AND id < $2 AND manifest_digest IS NOT NULL ORDER BY id DESC LIMIT 1",
-            [outDir, id])
+        let rows = try connection.query(PreviousRunWithManifest(outDir: outDir, runID: id))
         guard let row = rows.first else { return nil }
         return try run(try row.decode("id"))
     }

@@ -45,23 +45,16 @@ public struct PublishRunRepository {
         tenantFolder: Int64? = nil
     ) throws -> Int64 {
         try connection.query(
-            """
-            INSERT INTO publish_runs (actor, out_dir, publish_at, scope, outcome, rollback_of, base_url, tenant_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
-            """, [actor, outDir, publishAt, scope.storedText, PublishRunOutcome.running.rawValue, rollbackOf, baseURL, tenantFolder]
+            StartPublishRun(
+                actor: actor, outDir: outDir, publishAt: publishAt, scope: scope.storedText, outcome: PublishRunOutcome.running.rawValue,
+                rollbackOf: rollbackOf, baseURL: baseURL, tenantID: tenantFolder)
         )[0].decode("id")
     }
 
     /// The newest run into `outDir`, whatever its outcome: Herald's own runs, or with
     /// `tenantFolder` that tenant's own-folder runs.
     public func latest(outDir: String, tenantFolder: Int64? = nil) throws -> PublishRun? {
-        try decode(
-            connection.query(
-                """
-                SELECT *, source_snapshot::text AS source_snapshot_text FROM publish_runs
-                WHERE out_dir = $1 AND tenant_id IS NOT DISTINCT FROM $2 ORDER BY id DESC LIMIT 1
-                """, [outDir, tenantFolder])
-        ).first
+        try decode(connection.query(LatestPublishRun(outDir: outDir, tenantID: tenantFolder))).first
     }
 
     /// Whether a run the history keeps left the manifest `digest` (`ManifestArchive`): Herald's
@@ -69,13 +62,7 @@ public struct PublishRunRepository {
     /// content that manifest lists: a run records its manifest only after its contents, and
     /// pruning keeps everything a kept run's rollback reads.
     public func keepsManifest(_ digest: String, tenantFolder: Int64? = nil) throws -> Bool {
-        try connection.query(
-            """
-            SELECT EXISTS (
-                SELECT FROM publish_runs WHERE manifest_digest = $1 AND tenant_id IS NOT DISTINCT FROM $2
-            ) AS kept
-            """, [digest, tenantFolder]
-        )[0].decode("kept")
+        try connection.query(KeepsManifest(digest: digest, tenantID: tenantFolder))[0].decode("kept")
     }
 
     /// Stores the contents not stored yet (content-addressed: identical bytes are kept once);
@@ -85,13 +72,11 @@ public struct PublishRunRepository {
         if let tenantFolder { return try storeTenantBlobs(blobs, tenant: tenantFolder) }
         let digests = Array(blobs.keys)
         let present = Set(
-            try connection.query("SELECT digest FROM publish_blobs WHERE digest = ANY($1::text[])", [digests])
-                .map { try $0.decode("digest", as: String.self) })
+            try connection.query(StoredBlobDigests(digests: digests)).map { try $0.decode("digest", as: String.self) })
         let missing = digests.filter { !present.contains($0) }.sorted()
         guard !missing.isEmpty else { return }
-        // Binary COPY: megabytes of content go in as a stream of raw bytes, not as SQL literals. Publishes hold
-        // an advisory lock, so no other run inserts the same digests meanwhile.
-        try connection.copyInBinary("COPY publish_blobs (digest, content) FROM STDIN WITH (FORMAT binary)") { writer in
+        // Publishes hold an advisory lock, so no other run inserts the same digests meanwhile.
+        try connection.copyInBinary(try Query.copyPublishBlobs.compiled.sql) { writer in
             for digest in missing {
                 try writer.writeRow([Array(digest.utf8), blobs[digest] ?? []])
             }
@@ -103,25 +88,16 @@ public struct PublishRunRepository {
         sourceSnapshot: String? = nil
     ) throws {
         try connection.execute(
-            """
-            UPDATE publish_runs SET finished_at = clock_timestamp(), outcome = $2, files_written = $3,
-                files_unchanged = $4, files_removed = $5, manifest_digest = $6, message = $7,
-                source_snapshot = $8::pg_snapshot
-            WHERE id = $1
-            """, [id, outcome.rawValue, written, unchanged, removed, manifestDigest, message, sourceSnapshot])
+            FinishPublishRun(
+                id: id, outcome: outcome.rawValue, filesWritten: written, filesUnchanged: unchanged, filesRemoved: removed,
+                manifestDigest: manifestDigest, message: message, sourceSnapshot: sourceSnapshot))
     }
 
     /// A publish that found nothing to change, counted on `id` (the run whose files are still
     /// in place) instead of a row of its own; `sourceSnapshot` becomes what it read, so the
     /// next run asks what changed since then.
     public func countRepeat(of id: Int64, sourceSnapshot: String?) throws {
-        try connection.execute(
-            """
-            UPDATE publish_runs
-            SET repeats = repeats + 1, last_repeated_at = clock_timestamp(),
-                source_snapshot = coalesce($2::pg_snapshot, source_snapshot)
-            WHERE id = $1
-            """, [id, sourceSnapshot])
+        try connection.execute(CountPublishRepeat(id: id, sourceSnapshot: sourceSnapshot))
     }
 
     /// Deletes the runs `keeping` does not keep (never a running one, nor the newest finished
@@ -135,52 +111,26 @@ public struct PublishRunRepository {
         keepNewest: Int?, before: Date?, collecting: Set<Int64>? = nil,
         referenced: (_ manifests: [String], _ tenantFolder: Int64?) throws -> Set<String>
     ) throws -> (runs: Int, contents: Int) {
-        // A folder is an output root and whose runs write it: Herald's (no tenant), or one
-        // tenant's own folder in that root (a tenant operator's runs record the root too).
-        let deleted = try connection.query(
-            """
-            WITH ranked AS (
-                SELECT id, started_at, outcome,
-                       row_number() OVER (ORDER BY id DESC) AS newest_first,
-                       id = max(id) FILTER (WHERE outcome <> 'running') OVER (PARTITION BY out_dir, tenant_id) AS folder_base
-                FROM publish_runs
-            )
-            DELETE FROM publish_runs
-            WHERE id IN (
-                SELECT id FROM ranked
-                WHERE outcome <> 'running' AND NOT folder_base
-                  AND ($1::bigint IS NULL OR newest_first > $1)
-                  AND ($2::timestamptz IS NULL OR started_at < $2)
-            )
-            RETURNING id
-            """, [keepNewest.map(Int64.init), before])
+        let deleted = try connection.query(PrunePublishRuns(keepNewest: keepNewest.map(Int64.init), before: before))
         var manifests: [Int64?: [String]] = [:]
-        for row in try connection.query("SELECT manifest_digest, tenant_id FROM publish_runs WHERE manifest_digest IS NOT NULL") {
+        for row in try connection.query(.keptManifests) {
             manifests[try row.decode("tenant_id", as: Int64?.self), default: []].append(try row.decode("manifest_digest"))
         }
-        var contents = try connection.query(
-            "DELETE FROM publish_blobs WHERE NOT (digest = ANY($1::text[])) RETURNING digest", [Array(try referenced(manifests[nil] ?? [], nil))]
-        ).count
-        for tenant in try connection.query("SELECT id FROM tenants ORDER BY id").map({ try $0.decode("id", as: Int64.self) })
+        var contents = try connection.query(PrunePublishBlobs(needed: Array(try referenced(manifests[nil] ?? [], nil)))).count
+        for tenant in try connection.query(.tenantIDs).map({ try $0.decode("id", as: Int64.self) })
         where collecting?.contains(tenant) ?? true {
             let needed = try referenced(manifests[tenant] ?? [], tenant)
-            contents += try connection.query(
-                "DELETE FROM tenant_publish_blobs WHERE tenant_id = $1 AND NOT (digest = ANY($2::text[])) RETURNING digest",
-                [tenant, Array(needed)]
-            ).count
+            contents += try connection.query(PruneTenantPublishBlobs(tenantID: tenant, needed: Array(needed))).count
         }
         return (deleted.count, contents)
     }
 
     public func history(limit: Int) throws -> [PublishRun] {
-        try decode(
-            connection.query(
-                "SELECT *, source_snapshot::text AS source_snapshot_text FROM (SELECT * FROM publish_runs ORDER BY id DESC LIMIT $1) r ORDER BY id",
-                [limit]))
+        try decode(connection.query(PublishHistory(limit: limit)))
     }
 
     public func run(_ id: Int64) throws -> PublishRun {
-        guard let run = try decode(connection.query("SELECT *, source_snapshot::text AS source_snapshot_text FROM publish_runs WHERE id = $1", [id])).first else {
+        guard let run = try decode(connection.query(FindPublishRun(id: id))).first else {
             throw StoreError.notFound(what: "publish run", name: String(id), listCommand: "herald publish --history")
         }
         return run
@@ -189,10 +139,8 @@ public struct PublishRunRepository {
     /// Stored contents by digest; with `tenantFolder`, among that tenant's own.
     public func blobs(_ digests: [String], tenantFolder: Int64? = nil) throws -> [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
-        let rows = try tenantFolder.map {
-            try connection.query(
-                "SELECT digest, content FROM tenant_publish_blobs WHERE tenant_id = $1 AND digest = ANY($2::text[])", [$0, digests])
-        } ?? connection.query("SELECT digest, content FROM publish_blobs WHERE digest = ANY($1::text[])", [digests])
+        let rows = try tenantFolder.map { try connection.query(TenantPublishBlobs(tenantID: $0, digests: digests)) }
+            ?? connection.query(PublishBlobs(digests: digests))
         for row in rows {
             result[try row.decode("digest")] = [UInt8](try row.decode("content", as: Data.self))
         }
@@ -207,12 +155,7 @@ public struct PublishRunRepository {
         var size = 0
         func flush() throws {
             guard !digests.isEmpty else { return }
-            try connection.execute(
-                """
-                INSERT INTO tenant_publish_blobs (tenant_id, digest, content)
-                SELECT $1, u.digest, decode(u.content, 'hex') FROM unnest($2::text[], $3::text[]) AS u(digest, content)
-                ON CONFLICT (tenant_id, digest) DO NOTHING
-                """, [tenant, digests, contents])
+            try connection.execute(StoreTenantPublishBlobs(tenantID: tenant, digests: digests, contents: contents))
             digests.removeAll(keepingCapacity: true)
             contents.removeAll(keepingCapacity: true)
             size = 0

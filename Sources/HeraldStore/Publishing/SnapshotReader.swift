@@ -20,15 +20,11 @@ public struct SnapshotReader {
         tenant onlyTenant: Slug? = nil, app onlyApp: Slug? = nil, appIDs: Set<Int64>? = nil, alongside: HeraldDatabase.Connector? = nil
     ) throws -> [TenantSpec] {
         let connection = session.connection
-        let tenants = try TenantRepository.decode(
-            connection.query(
-                "SELECT id, slug, name, created_at FROM tenants WHERE $1::text IS NULL OR slug = $1 ORDER BY slug",
-                [onlyTenant?.rawValue]))
+        let tenants = try TenantRepository.decode(connection.query(SnapshotTenants(tenant: onlyTenant?.rawValue)))
         if let onlyTenant, tenants.isEmpty {
             throw StoreError.notFound(what: "tenant", name: onlyTenant.rawValue, listCommand: "herald tenant list")
         }
-        let appRows = try connection.query(
-            Query.snapshotApps.sql, [tenants.map { String($0.id) }, onlyApp?.rawValue, appIDs.map { $0.sorted().map(String.init) }])
+        let appRows = try connection.query(SnapshotApps(tenantIDs: tenants.map(\.id), app: onlyApp?.rawValue, appIDs: appIDs?.sorted()))
         let apps = try AppRepository.decode(appRows)
         let tenantOfApp = Dictionary(uniqueKeysWithValues: try zip(apps, appRows).map { app, row in
             (app.id, try row.decode("tenant_id", as: Int64.self))

@@ -1,7 +1,7 @@
 import HeraldCore
 import PostgresClient
 
-/// Per-tenant publish locks: a `publish` row per tenant in `tenant_locks`, locked FOR UPDATE in a
+/// Per-tenant publish locks: a row per tenant in `tenant_locks`, locked FOR UPDATE in a
 /// transaction held open on a connection of its own while a publish writes that tenant's
 /// folder. Row locks follow the rows policy: a tenant operator can lock its own tenant's row
 /// and no other (an advisory lock key anyone could take), so it can hold up no one but itself.
@@ -26,28 +26,17 @@ extension HeraldDatabase {
         let names = tenants?.map(\.rawValue)
         // The rows first, committed, so that locking them never waits on someone's insert.
         _ = try holder.asOperator { session in
-            try session.connection.execute(
-                """
-                INSERT INTO tenant_locks (tenant_id, purpose)
-                SELECT id, 'publish' FROM tenants WHERE $1::text[] IS NULL OR slug = ANY($1::text[])
-                ON CONFLICT (tenant_id, purpose) DO NOTHING
-                """, [names])
+            try session.connection.execute(InsertPublishLocks(tenants: names))
         }
-        // One of three constant clauses, never input.
-        let wait = switch busy {
-        case .refuse: UnsafeSQL(" NOWAIT")
-        case .skip: UnsafeSQL(" SKIP LOCKED")
-        case .wait: UnsafeSQL("")
+        let locking: Query = switch busy {
+        case .refuse: .lockPublishTenantsOrFail
+        case .skip: .lockFreePublishTenants
+        case .wait: .lockPublishTenants
         }
         var held: Set<Slug>?
         do {
             return try holder.asOperator { session in
-                let rows = try session.connection.query(
-                    """
-                    SELECT t.slug FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
-                    WHERE l.purpose = 'publish' AND ($1::text[] IS NULL OR t.slug = ANY($1::text[]))
-                    FOR UPDATE OF l\(wait)
-                    """, [names])
+                let rows = try session.connection.query(locking, LockPublishTenants(tenants: names))
                 let locked = Set(try rows.map { try Slug(try $0.decode("slug", as: String.self)) })
                 held = locked
                 return try body(locked)

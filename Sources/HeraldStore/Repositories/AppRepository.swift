@@ -34,31 +34,16 @@ public struct AppRepository {
     let connection: Connection
     let tenant: TenantRecord
 
-    static let columns = UnsafeSQL(
-        """
-        id, slug, name, platform::text AS platform, bundle_id, default_locale,
-        locales::text[] AS locales, base_url, created_at, updated_at
-        """)
-
     public func create(_ spec: AppSpec) throws -> AppRecord {
-        let rows = try connection.query(
-            """
-            INSERT INTO apps (slug, name, platform, bundle_id, default_locale, locales, base_url)
-            VALUES ($1, $2, $3::app_platform, $4, $5, $6::text[]::locale_tag[], $7)
-            RETURNING \(Self.columns)
-            """,
-            [spec.slug.rawValue, spec.name, spec.platform.rawValue, spec.bundleID,
-             spec.defaultLocale.rawValue, spec.locales.map(\.rawValue), spec.baseURL?.rawValue])
-        return try Self.decode(rows)[0]
+        try Self.decode(connection.query(.insertApp, AppRow(spec)))[0]
     }
 
     public func list() throws -> [AppRecord] {
-        try Self.decode(connection.query("SELECT \(Self.columns) FROM apps ORDER BY slug"))
+        try Self.decode(connection.query(.listApps))
     }
 
     public func find(_ slug: Slug) throws -> AppRecord {
-        let rows = try connection.query("SELECT \(Self.columns) FROM apps WHERE slug = $1", [slug.rawValue])
-        guard let app = try Self.decode(rows).first else {
+        guard let app = try Self.decode(connection.query(FindApp(slug: slug.rawValue))).first else {
             throw StoreError.notFound(
                 what: "app", name: "\(tenant.slug)/\(slug)",
                 listCommand: "herald app list --tenant \(tenant.slug)")
@@ -72,14 +57,7 @@ public struct AppRepository {
     public func update(_ slug: Slug, _ changes: AppChanges) throws -> AppRecord {
         var app = try find(slug)
         let spec = try Self.updated(app.spec, with: changes)
-        try connection.execute(
-            """
-            UPDATE apps SET name = $2, platform = $3::app_platform, bundle_id = $4, default_locale = $5,
-                locales = $6::text[]::locale_tag[], base_url = $7
-            WHERE id = $1
-            """,
-            [app.id, spec.name, spec.platform.rawValue, spec.bundleID, spec.defaultLocale.rawValue,
-             spec.locales.map(\.rawValue), spec.baseURL?.rawValue])
+        try connection.execute(.updateApp, AppRow(spec))
         app.spec = spec
         return app
     }

@@ -16,13 +16,7 @@ public struct AuditRepository {
     let connection: Connection
 
     public func entries(since: Date?, limit: Int = 1000) throws -> [AuditEntry] {
-        let rows = try connection.query(
-            """
-            SELECT at, actor, action, entity, entity_id, before::text AS before, after::text AS after
-            FROM (SELECT * FROM audit_log WHERE $1::timestamptz IS NULL OR at >= $1
-                  ORDER BY id DESC LIMIT $2) newest
-            ORDER BY id
-            """, [since, limit])
+        let rows = try connection.query(AuditEntries(since: since, limit: limit))
         return try rows.map { row in
             AuditEntry(
                 at: try row.decode("at"), actor: try row.decode("actor"), action: try row.decode("action"),

@@ -20,8 +20,7 @@ struct CampaignLoader {
         alongside: (connector: HeraldDatabase.Connector, snapshot: TransactionSnapshot)? = nil
     ) throws -> [CampaignRecord] {
         // The apps' array literal is made once for all five statements (a publish passes every app).
-        let appsText = apps.map(String.init).postgresText
-        let parameters: [any PostgresEncodable] = [appsText, key?.rawValue, activeOnly]
+        let selection = LoadedCampaigns(apps: EncodedParameter(apps), key: key?.rawValue, activeOnly: activeOnly)
         // Four fixed queries after the campaigns', each selecting the same campaigns by the
         // same filter (one transaction: the same rows). A join on the filter, not a list of
         // ids: tens of thousands of ids in an array cost the server more.
@@ -36,27 +35,26 @@ struct CampaignLoader {
         var second: BackgroundWork<Bool>?
         if let alongside {
             let moved = parts.filter { elsewhere.contains($0.index) }
-            second = BackgroundWork { [key] in
+            second = BackgroundWork {
                 guard let database = try? alongside.connector.connect() else { return false }
                 return try database.asOperator(.repeatableRead, readOnly: true, importing: alongside.snapshot) { session in
-                    let parameters: [any PostgresEncodable] = [appsText, key?.rawValue, activeOnly]
-                    for part in moved { try Self.fetch(part, on: session.connection, parameters, into: decoded, group: decoding) }
+                    for part in moved { try Self.fetch(part, on: session.connection, selection, into: decoded, group: decoding) }
                     return true
                 }
             }
         }
         defer { _ = try? second?.wait() }  // its thread is done before this returns, whatever happens here
-        let rows = try connection.query(Query.loadCampaigns.sql, parameters)
+        let rows = try connection.query(.loadCampaigns, selection)
         guard !rows.isEmpty else { return [] }
         DispatchQueue.global().async(group: decoding) {
             decoded.set(4) { .campaigns(Self.inAppAndKeyOrder(try Self.decodeCampaigns(rows))) }
         }
         for part in parts where !elsewhere.contains(part.index) {
-            try Self.fetch(part, on: connection, parameters, into: decoded, group: decoding)
+            try Self.fetch(part, on: connection, selection, into: decoded, group: decoding)
         }
         if let second, try second.wait() == false {
             for part in parts where elsewhere.contains(part.index) {
-                try Self.fetch(part, on: connection, parameters, into: decoded, group: decoding)
+                try Self.fetch(part, on: connection, selection, into: decoded, group: decoding)
             }
         }
         decoding.wait()
@@ -81,10 +79,10 @@ struct CampaignLoader {
 
     /// Runs `part`'s statement on `connection`, then decodes its rows on another core.
     private static func fetch(
-        _ part: (index: Int, query: Query), on connection: Connection, _ parameters: [any PostgresEncodable],
+        _ part: (index: Int, query: Query), on connection: Connection, _ selection: LoadedCampaigns,
         into decoded: DecodedParts, group: DispatchGroup
     ) throws {
-        let rows = try connection.query(part.query.sql, parameters)
+        let rows = try connection.query(part.query, selection)
         DispatchQueue.global().async(group: group) { decoded.set(part.index) { try decode(part.index, rows) } }
     }
 

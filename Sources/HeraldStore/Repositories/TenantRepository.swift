@@ -15,31 +15,24 @@ public struct TenantRepository {
     let connection: Connection
 
     public func create(slug: Slug, name: String) throws -> TenantRecord {
-        let rows = try connection.query(
-            "INSERT INTO tenants (slug, name) VALUES ($1, $2) RETURNING id, slug, name, created_at",
-            [slug.rawValue, name])
-        let tenant = try Self.decode(rows)[0]
-        // Its publish and apply locks (0016, 0018), so that taking one never inserts it first.
-        try connection.execute(
-            "INSERT INTO tenant_locks (tenant_id, purpose) VALUES ($1, 'publish'), ($1, 'apply') ON CONFLICT DO NOTHING", [tenant.id])
+        let tenant = try Self.decode(connection.query(InsertTenant(slug: slug.rawValue, name: name)))[0]
+        try connection.execute(InsertTenantLocks(tenantID: tenant.id))
         return tenant
     }
 
     public func list() throws -> [TenantRecord] {
-        try Self.decode(connection.query("SELECT id, slug, name, created_at FROM tenants ORDER BY slug"))
+        try Self.decode(connection.query(.listTenants))
     }
 
     public func find(_ slug: Slug) throws -> TenantRecord {
-        let rows = try connection.query(
-            "SELECT id, slug, name, created_at FROM tenants WHERE slug = $1", [slug.rawValue])
-        guard let tenant = try Self.decode(rows).first else {
+        guard let tenant = try Self.decode(connection.query(FindTenant(slug: slug.rawValue))).first else {
             throw StoreError.notFound(what: "tenant", name: slug.rawValue, listCommand: "herald tenant list")
         }
         return tenant
     }
 
     public func rename(_ slug: Slug, to name: String) throws {
-        try connection.execute("UPDATE tenants SET name = $2 WHERE slug = $1", [slug.rawValue, name])
+        try connection.execute(RenameTenant(slug: slug.rawValue, name: name))
     }
 
     static func decode(_ rows: QueryResult) throws -> [TenantRecord] {

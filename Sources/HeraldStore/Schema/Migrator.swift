@@ -30,11 +30,9 @@ public struct Migrator: Sendable {
 
     public func status(_ connection: Connection) throws -> MigrationStatus {
         // Reading the status never creates anything: a fresh database simply has it all pending.
-        let ledger = try connection.query("SELECT to_regclass('herald_migrations') IS NOT NULL AS present")
+        let ledger = try connection.query(.migrationLedgerExists)
         let hasLedger = try ledger.first?.decode("present", as: Bool.self) ?? false
-        let rows: [Row] = hasLedger
-            ? Array(try connection.query("SELECT name, checksum, applied_at FROM herald_migrations ORDER BY name"))
-            : []
+        let rows: [Row] = hasLedger ? Array(try connection.query(.appliedMigrations)) : []
         let applied = try rows.map { row in
             MigrationStatus.Applied(
                 name: try row.decode("name"),
@@ -57,7 +55,7 @@ public struct Migrator: Sendable {
     public func migrate(_ connection: Connection, progress: (Migration) -> Void = { _ in }) throws -> [String] {
         try connection.advisoryLock(AdvisoryLock.migrate.rawValue)
         defer { try? connection.advisoryUnlock(AdvisoryLock.migrate.rawValue) }
-        try ensureLedger(connection)
+        try connection.execute(.createMigrationLedger)
         let current = try status(connection)
         if let problem = Self.refusal(current) { throw problem }
         var done: [String] = []
@@ -65,11 +63,7 @@ public struct Migrator: Sendable {
             progress(migration)
             try connection.transaction { tx in
                 try tx.executeScript("\(UnsafeSQL(migration.sql))")  // a file this binary carries
-                try tx.execute(
-                    """
-                    INSERT INTO herald_migrations (name, checksum) VALUES ($1, $2)
-                    """,
-                    [migration.name, migration.checksum])
+                try tx.execute(RecordMigration(name: migration.name, checksum: migration.checksum))
             }
             done.append(migration.name)
         }
@@ -79,10 +73,10 @@ public struct Migrator: Sendable {
     /// Runs `herald_ensure_access()` (from 0016 on) and returns what it repaired; nothing on a
     /// schema that predates it.
     public func ensureAccess(_ connection: Connection) throws -> [String] {
-        let known = try connection.query("SELECT to_regprocedure('public.herald_ensure_access()') IS NOT NULL AS known")
+        let known = try connection.query(.ensureAccessExists)
         guard try known.first?.decode("known", as: Bool.self) == true else { return [] }
         return try connection.transaction { tx in
-            try tx.query("SELECT note FROM herald_ensure_access() AS note").map { try $0.decode("note") }
+            try tx.query(.ensureAccess).map { try $0.decode("note") }
         }
     }
 
@@ -99,16 +93,5 @@ public struct Migrator: Sendable {
                     + "it was migrated by a newer herald: upgrade herald")
         }
         return nil
-    }
-
-    private func ensureLedger(_ connection: Connection) throws {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS herald_migrations (
-                name        text PRIMARY KEY,
-                checksum    text NOT NULL,
-                applied_at  timestamptz NOT NULL DEFAULT now()
-            )
-            """)
     }
 }

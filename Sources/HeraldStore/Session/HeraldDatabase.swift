@@ -31,7 +31,7 @@ public final class HeraldDatabase {
         self.actor = actor
         do {
             connection = try Connection(configuration: configuration)
-            try connection.execute("SELECT set_config('herald.actor', $1, false)", [actor])
+            try connection.execute(SetActor(actor: actor))
         } catch let error as PostgresError {
             throw StoreError.from(error)
         }
@@ -232,11 +232,11 @@ public struct UnitOfWork {
     public func asOperator() throws -> OperatorSession {
         if let refusal = login.refusalOfHeraldWork { throw refusal }
         if login.kind == .tenantOperator, let tenantID = login.tenantID {
-            try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenantID)])
+            try connection.execute(SetTenant(tenantID: tenantID))
             try switchRole("herald_tenant")
             return OperatorSession(connection: connection, confinedTo: login.tenant)
         }
-        try connection.execute("SELECT set_config('herald.tenant_id', '', true)")
+        try connection.execute(.clearTenant)
         try switchRole("herald_operator")
         return OperatorSession(connection: connection, confinedTo: nil)
     }
@@ -261,7 +261,7 @@ public struct UnitOfWork {
 
     public func inTenant(_ tenant: TenantRecord) throws -> TenantSession {
         if let refusal = login.refusal(toActOn: tenant.slug) { throw refusal }
-        try connection.execute("SELECT set_config('herald.tenant_id', $1, true)", [String(tenant.id)])
+        try connection.execute(SetTenant(tenantID: tenant.id))
         try switchRole("herald_tenant")
         return TenantSession(connection: connection, tenant: tenant)
     }

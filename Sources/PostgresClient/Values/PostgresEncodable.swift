@@ -61,9 +61,10 @@ extension Data: PostgresEncodable {
     }
 }
 
-extension Array: PostgresEncodable where Element == String {
-    /// A text[] literal (`PostgresArray.literal`): publishes send arrays of tens of thousands of ids.
-    public var postgresText: String? { PostgresArray.literal(lazy.map(Optional.some)) }
+extension Array: PostgresEncodable where Element: PostgresEncodable {
+    /// An array literal of the elements' texts (`PostgresArray.literal`), for a parameter cast in
+    /// the SQL (`$1::text[]`, `$2::bigint[]`): publishes send arrays of tens of thousands of ids.
+    public var postgresText: String? { PostgresArray.literal(lazy.map { $0.postgresText }) }
 }
 
 /// PostgreSQL's text form of a one-dimensional array, for a parameter cast in the SQL

@@ -2,13 +2,13 @@ import Foundation
 import HeraldStore
 
 /// PostgreSQL's program `name` (psql, pg_dump, …), from the server binaries Herald would use.
-func postgresProgram(_ name: String) throws -> URL {
+public func postgresProgram(_ name: String) throws -> URL {
     try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment).directory.appendingPathComponent(name)
 }
 
 /// Runs a program to its end; its exit status and what it said on either stream (through a
 /// temp file: a full pipe would block it).
-func runProgram(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+public func runProgram(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments

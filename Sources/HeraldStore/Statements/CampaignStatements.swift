@@ -1,0 +1,9 @@
+/// queries/campaigns.sql: which campaigns `loaded-campaigns` chooses, the parameters of the
+/// five load statements that start with it.
+struct LoadedCampaigns: QueryParameters, Sendable {
+    /// The apps' ids as one array literal, made once for all five statements.
+    let apps: EncodedParameter
+    /// One campaign, or nil for every campaign of the apps.
+    let key: String?
+    let activeOnly: Bool
+}

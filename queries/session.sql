@@ -1,0 +1,13 @@
+-- The settings of a session and its units of work (HeraldDatabase): who acts, for the audit
+-- log, and the tenant row-level security confines a transaction to. (`SET LOCAL ROLE` stays
+-- in the code: the role is an identifier, which no parameter can be.)
+
+-- name: set-actor
+SELECT set_config('herald.actor', :actor, false);
+
+-- name: set-tenant
+-- For the rest of the transaction.
+SELECT set_config('herald.tenant_id', :tenant_id, true);
+
+-- name: clear-tenant
+SELECT set_config('herald.tenant_id', '', true);
