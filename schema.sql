@@ -233,6 +233,15 @@ END
 $$;
 
 --
+-- Name: herald_cluster_id(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_cluster_id() RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog'
+    AS $$ SELECT system_identifier::text FROM pg_control_system() $$;
+
+--
 -- Name: herald_current_tenant(); Type: FUNCTION; Schema: public
 --
 
@@ -353,7 +362,7 @@ BEGIN
                    'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'audit_log', 'publish_blobs',
                    'publish_runs', 'event_ids', 'delivery_events', 'device_campaign_summary', 'campaign_rollup',
                    'campaign_daily_rollup', 'campaign_device_days', 'event_retention', 'reporting_grants', 'operator_grants',
-                   'tenant_publish_blobs', 'publish_locks', 'herald_migrations') AS named
+                   'tenant_publish_blobs', 'tenant_locks', 'herald_migrations') AS named
         FROM pg_class c
         WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'S') AND NOT c.relispartition
     LOOP
@@ -370,7 +379,7 @@ BEGIN
         story_contents, story_pages TO herald_operator, herald_tenant;
     GRANT SELECT ON event_retention TO herald_operator;
     GRANT SELECT (role_name, tenant_id, granted_at) ON reporting_grants, operator_grants TO herald_operator;
-    GRANT SELECT, INSERT, UPDATE ON publish_locks TO herald_operator, herald_tenant;
+    GRANT SELECT, INSERT, UPDATE ON tenant_locks TO herald_operator, herald_tenant;
     GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO herald_operator;
     -- A tenant session reads its tenant, writes apps and campaigns without naming their ids,
     -- appends message keys, reads its history and audit log, and publishes its own folder.
@@ -381,7 +390,7 @@ BEGIN
     GRANT SELECT, INSERT ON tenant_publish_blobs TO herald_tenant;
     GRANT SELECT ON publish_runs TO herald_tenant;
     GRANT UPDATE (finished_at, outcome, files_written, files_unchanged, files_removed, manifest_digest, message,
-        source_snapshot, repeats, last_repeated_at) ON publish_runs TO herald_tenant;
+        source_snapshot, source_cluster, repeats, last_repeated_at) ON publish_runs TO herald_tenant;
     FOR item IN
         SELECT c.oid::regclass AS rel,
                string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) FILTER (
@@ -624,6 +633,15 @@ BEGIN
     RETURN outcome;
 END
 $_$;
+
+--
+-- Name: herald_installation_id(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_installation_id() RETURNS uuid
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public'
+    AS $$ SELECT id FROM public.herald_installation $$;
 
 --
 -- Name: herald_last_visible_tenant(); Type: FUNCTION; Schema: public
@@ -1273,6 +1291,23 @@ CREATE TABLE public.event_retention (
 );
 
 --
+-- Name: herald_installation; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.herald_installation (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    one_row boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT herald_installation_one_row_check CHECK (one_row)
+);
+
+--
+-- Name: TABLE herald_installation; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.herald_installation IS 'This database''s Herald installation id: made at its first migrate, kept by a dump and restore, recorded in every folder it publishes.';
+
+--
 -- Name: herald_migrations; Type: TABLE; Schema: public
 --
 
@@ -1305,18 +1340,6 @@ CREATE TABLE public.publish_blobs (
 ALTER TABLE ONLY public.publish_blobs ALTER COLUMN content SET STORAGE EXTERNAL;
 
 --
--- Name: publish_locks; Type: TABLE; Schema: public
---
-
-CREATE TABLE public.publish_locks (
-    tenant_id bigint NOT NULL,
-    purpose text DEFAULT 'publish'::text NOT NULL,
-    CONSTRAINT publish_locks_purpose CHECK ((purpose = ANY (ARRAY['publish'::text, 'apply'::text])))
-);
-
-ALTER TABLE ONLY public.publish_locks FORCE ROW LEVEL SECURITY;
-
---
 -- Name: publish_runs; Type: TABLE; Schema: public
 --
 
@@ -1340,6 +1363,7 @@ CREATE TABLE public.publish_runs (
     repeats integer DEFAULT 0 NOT NULL,
     last_repeated_at timestamp with time zone,
     tenant_id bigint,
+    source_cluster text,
     CONSTRAINT publish_runs_outcome_check CHECK ((outcome = ANY (ARRAY['running'::text, 'succeeded'::text, 'failed'::text, 'rolled back'::text]))),
     CONSTRAINT publish_runs_repeats_check CHECK ((repeats >= 0))
 );
@@ -1411,6 +1435,24 @@ CREATE TABLE public.story_pages (
 );
 
 ALTER TABLE ONLY public.story_pages FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: tenant_locks; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.tenant_locks (
+    tenant_id bigint NOT NULL,
+    purpose text DEFAULT 'publish'::text NOT NULL,
+    CONSTRAINT tenant_locks_purpose CHECK ((purpose = ANY (ARRAY['publish'::text, 'apply'::text])))
+);
+
+ALTER TABLE ONLY public.tenant_locks FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE tenant_locks; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.tenant_locks IS 'A row per tenant and purpose (publish, apply): locked FOR UPDATE by whoever takes that tenant''s turn';
 
 --
 -- Name: tenant_publish_blobs; Type: TABLE; Schema: public
@@ -1664,6 +1706,20 @@ ALTER TABLE ONLY public.event_retention
     ADD CONSTRAINT event_retention_pkey PRIMARY KEY (only_row);
 
 --
+-- Name: herald_installation herald_installation_one_row_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.herald_installation
+    ADD CONSTRAINT herald_installation_one_row_key UNIQUE (one_row);
+
+--
+-- Name: herald_installation herald_installation_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.herald_installation
+    ADD CONSTRAINT herald_installation_pkey PRIMARY KEY (id);
+
+--
 -- Name: herald_migrations herald_migrations_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -1683,13 +1739,6 @@ ALTER TABLE ONLY public.operator_grants
 
 ALTER TABLE ONLY public.publish_blobs
     ADD CONSTRAINT publish_blobs_pkey PRIMARY KEY (digest);
-
---
--- Name: publish_locks publish_locks_pkey; Type: CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.publish_locks
-    ADD CONSTRAINT publish_locks_pkey PRIMARY KEY (tenant_id, purpose);
 
 --
 -- Name: publish_runs publish_runs_pkey; Type: CONSTRAINT; Schema: public
@@ -1718,6 +1767,13 @@ ALTER TABLE ONLY public.story_contents
 
 ALTER TABLE ONLY public.story_pages
     ADD CONSTRAINT story_pages_pkey PRIMARY KEY (tenant_id, campaign_id, locale, "position");
+
+--
+-- Name: tenant_locks tenant_locks_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.tenant_locks
+    ADD CONSTRAINT tenant_locks_pkey PRIMARY KEY (tenant_id, purpose);
 
 --
 -- Name: tenant_publish_blobs tenant_publish_blobs_pkey; Type: CONSTRAINT; Schema: public
@@ -1984,13 +2040,6 @@ ALTER TABLE ONLY public.operator_grants
     ADD CONSTRAINT operator_grants_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
 
 --
--- Name: publish_locks publish_locks_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.publish_locks
-    ADD CONSTRAINT publish_locks_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
-
---
 -- Name: publish_runs publish_runs_rollback_of_fkey; Type: FK CONSTRAINT; Schema: public
 --
 
@@ -2024,6 +2073,13 @@ ALTER TABLE ONLY public.story_contents
 
 ALTER TABLE ONLY public.story_pages
     ADD CONSTRAINT story_pages_content_fkey FOREIGN KEY (tenant_id, campaign_id, locale) REFERENCES public.story_contents(tenant_id, campaign_id, locale) ON DELETE CASCADE;
+
+--
+-- Name: tenant_locks tenant_locks_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.tenant_locks
+    ADD CONSTRAINT tenant_locks_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
 
 --
 -- Name: tenant_publish_blobs tenant_publish_blobs_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -2189,12 +2245,6 @@ CREATE POLICY herald_rows ON public.device_campaign_summary USING (((tenant_id >
 CREATE POLICY herald_rows ON public.event_ids USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
--- Name: publish_locks herald_rows; Type: POLICY; Schema: public
---
-
-CREATE POLICY herald_rows ON public.publish_locks USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
-
---
 -- Name: publish_runs herald_rows; Type: POLICY; Schema: public
 --
 
@@ -2213,6 +2263,12 @@ CREATE POLICY herald_rows ON public.story_contents USING (((tenant_id >= ( SELEC
 CREATE POLICY herald_rows ON public.story_pages USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
+-- Name: tenant_locks herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.tenant_locks USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
 -- Name: tenant_publish_blobs herald_rows; Type: POLICY; Schema: public
 --
 
@@ -2223,12 +2279,6 @@ CREATE POLICY herald_rows ON public.tenant_publish_blobs USING (((tenant_id >= (
 --
 
 CREATE POLICY herald_rows ON public.tenants USING (((id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
-
---
--- Name: publish_locks; Type: ROW SECURITY; Schema: public
---
-
-ALTER TABLE public.publish_locks ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: publish_runs; Type: ROW SECURITY; Schema: public
@@ -2247,6 +2297,12 @@ ALTER TABLE public.story_contents ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.story_pages ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: tenant_locks; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.tenant_locks ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: tenant_publish_blobs; Type: ROW SECURITY; Schema: public
@@ -2801,13 +2857,6 @@ GRANT SELECT(granted_at) ON TABLE public.operator_grants TO herald_operator;
 GRANT SELECT,INSERT,DELETE ON TABLE public.publish_blobs TO herald_operator;
 
 --
--- Name: TABLE publish_locks; Type: ACL; Schema: public
---
-
-GRANT SELECT,INSERT,UPDATE ON TABLE public.publish_locks TO herald_operator;
-GRANT SELECT,INSERT,UPDATE ON TABLE public.publish_locks TO herald_tenant;
-
---
 -- Name: TABLE publish_runs; Type: ACL; Schema: public
 --
 
@@ -2923,6 +2972,12 @@ GRANT INSERT(last_repeated_at),UPDATE(last_repeated_at) ON TABLE public.publish_
 GRANT INSERT(tenant_id) ON TABLE public.publish_runs TO herald_tenant;
 
 --
+-- Name: COLUMN publish_runs.source_cluster; Type: ACL; Schema: public
+--
+
+GRANT INSERT(source_cluster),UPDATE(source_cluster) ON TABLE public.publish_runs TO herald_tenant;
+
+--
 -- Name: SEQUENCE publish_runs_id_seq; Type: ACL; Schema: public
 --
 
@@ -2959,6 +3014,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.story_contents TO herald_tenan
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.story_pages TO herald_operator;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.story_pages TO herald_tenant;
+
+--
+-- Name: TABLE tenant_locks; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.tenant_locks TO herald_operator;
+GRANT SELECT,INSERT,UPDATE ON TABLE public.tenant_locks TO herald_tenant;
 
 --
 -- Name: TABLE tenant_publish_blobs; Type: ACL; Schema: public

@@ -29,3 +29,25 @@ CREATE FUNCTION herald_cluster_id() RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog
 AS $$ SELECT system_identifier::text FROM pg_control_system() $$;
+
+-- The cluster each whole-folder run's snapshot was taken on: the next run compares changes
+-- since it only on the same cluster (NULL for runs recorded before: compared in full once).
+ALTER TABLE publish_runs ADD COLUMN source_cluster text;
+
+-- A tenant operator's publish records it too. herald_ensure_access() states every right on
+-- every `herald migrate` (after a restore without grants, say): its 0016 body lists the
+-- columns of publish_runs a tenant's session may update, and gains this one, renamed in
+-- place through its own definition rather than written out again.
+DO $$
+DECLARE
+    definition text := pg_get_functiondef('herald_ensure_access_0016()'::regprocedure);
+    columns text := 'source_snapshot, repeats, last_repeated_at';
+BEGIN
+    IF array_length(string_to_array(definition, columns), 1) - 1 <> 1 THEN
+        RAISE EXCEPTION 'herald_ensure_access_0016() is not as 0016 wrote it: it does not list publish_runs'' updatable columns once';
+    END IF;
+    EXECUTE replace(definition, columns, 'source_snapshot, source_cluster, repeats, last_repeated_at');
+END
+$$;
+
+SELECT herald_ensure_access();

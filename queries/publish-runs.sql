@@ -13,7 +13,7 @@ RETURNING id;
 UPDATE publish_runs
 SET finished_at = clock_timestamp(), outcome = :outcome, files_written = :files_written,
     files_unchanged = :files_unchanged, files_removed = :files_removed, manifest_digest = :manifest_digest,
-    message = :message, source_snapshot = :source_snapshot::pg_snapshot
+    message = :message, source_snapshot = :source_snapshot::pg_snapshot, source_cluster = :source_cluster
 WHERE id = :id;
 
 -- name: count-publish-repeat
@@ -21,7 +21,8 @@ WHERE id = :id;
 -- what it read becomes that run's snapshot, so the next run asks what changed since then.
 UPDATE publish_runs
 SET repeats = repeats + 1, last_repeated_at = clock_timestamp(),
-    source_snapshot = coalesce(:source_snapshot::pg_snapshot, source_snapshot)
+    source_snapshot = coalesce(:source_snapshot::pg_snapshot, source_snapshot),
+    source_cluster = coalesce(:source_cluster, source_cluster)
 WHERE id = :id;
 
 -- name: latest-publish-run

@@ -15,8 +15,9 @@ WHERE tenant_id = ANY(:tenant_ids::bigint[]) AND (:app::text IS NULL OR slug = :
 ORDER BY tenant_id, slug;
 
 -- name: current-snapshot
--- What the current transaction sees, recorded with a run: the next one asks what changed since.
-SELECT pg_current_snapshot()::text AS s;
+-- What the current transaction sees, and on which cluster, recorded with a run: the next one
+-- asks what changed since (on the same cluster only: a restored database is on another).
+SELECT pg_current_snapshot()::text AS s, herald_cluster_id() AS cluster;
 
 -- name: apps-edited-since
 -- Apps whose rows, or whose campaigns' rows, were changed by a transaction the snapshot

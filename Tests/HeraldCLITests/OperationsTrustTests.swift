@@ -165,6 +165,9 @@ import Testing
             let before = try Self.files(site)
             #expect(before.count > 10)
             try HeraldFixtures.withMigratedDatabase { other in
+                // Test databases are copies of one migrated template, so of one installation:
+                // this one becomes another Herald, as a database migrated on its own is.
+                try Connection(configuration: other).execute("UPDATE herald_installation SET id = gen_random_uuid()")
                 let herald = InProcessHerald(database: other)
                 let refused = try herald.run(["publish", "--out", site.path])
                 #expect(refused.status == 73, "\(refused)")

@@ -23,14 +23,15 @@ import Testing
             _ = try fast.inTenant(seeded.globex.slug) { try $0.apps.update(seeded.globexApp.spec.slug, { var c = AppChanges(); c.name = "Fast"; return c }()) }
 
             let (snapshot, seenNow) = try publisher.asOperator(.repeatableRead) { session in
-                (try session.changes.currentSnapshot(),
-                 try session.changes.changedApps(since: "1:1:", previousAt: Date(), at: Date()))
+                let current = try session.changes.currentSnapshot()
+                let early = SourceSnapshot(cluster: current.cluster, snapshot: "1:1:")
+                return (current, try session.changes.changedApps(since: early, current: current, previousAt: Date(), at: Date()))
             }
-            #expect(seenNow.contains(seeded.globexApp.id))
+            #expect(seenNow?.contains(seeded.globexApp.id) == true)
             try slow.connection.execute("COMMIT")
 
             let later = try publisher.asOperator(.repeatableRead) {
-                try $0.changes.changedApps(since: snapshot, previousAt: Date(), at: Date())
+                try $0.changes.changedApps(since: snapshot, current: try $0.changes.currentSnapshot(), previousAt: Date(), at: Date())
             }
             #expect(later == [seeded.acmeApp.id], "the slow transaction's change must be reported, and only it")
         }
@@ -48,12 +49,15 @@ import Testing
             let snapshot = try database.asOperator(.repeatableRead) { try $0.changes.currentSnapshot() }
             let april = Date(timeIntervalSince1970: 1_775_000_000)
             let june = Date(timeIntervalSince1970: 1_780_272_000)
-            let crossing = try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: snapshot, previousAt: april, at: june) }
+            let crossing = try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: snapshot, current: snapshot, previousAt: april, at: june) }
             #expect(crossing == [seeded.acmeApp.id])
-            let backwards = try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: snapshot, previousAt: june, at: april) }
+            let backwards = try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: snapshot, current: snapshot, previousAt: june, at: april) }
             #expect(backwards == [seeded.acmeApp.id])
-            let quiet = try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: snapshot, previousAt: june, at: june.addingTimeInterval(60)) }
-            #expect(quiet.isEmpty)
+            let quiet = try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: snapshot, current: snapshot, previousAt: june, at: june.addingTimeInterval(60)) }
+            // A snapshot from another cluster (before a restore onto a new server) tells nothing here.
+            let restored = SourceSnapshot(cluster: snapshot.cluster + "0", snapshot: snapshot.snapshot)
+            #expect(try database.asOperator(.repeatableRead) { try $0.changes.changedApps(since: restored, current: snapshot, previousAt: june, at: june) } == nil)
+            #expect(quiet?.isEmpty == true)
         }
     }
 }

@@ -133,8 +133,8 @@ import Testing
             statement(
                 FinishPublishRun(
                     id: 1, outcome: "succeeded", filesWritten: 0, filesUnchanged: 0, filesRemoved: 0, manifestDigest: nil,
-                    message: nil, sourceSnapshot: nil)),
-            statement(CountPublishRepeat(id: 1, sourceSnapshot: nil)), statement(LatestPublishRun(outDir: "/o", tenantID: nil)),
+                    message: nil, sourceSnapshot: nil, sourceCluster: nil)),
+            statement(CountPublishRepeat(id: 1, sourceSnapshot: nil, sourceCluster: nil)), statement(LatestPublishRun(outDir: "/o", tenantID: nil)),
             statement(FindPublishRun(id: 1)), statement(PublishHistory(limit: 1)), statement(ChangingRuns(limit: 1)),
             statement(PreviousRunWithManifest(outDir: "/o", runID: 1)), statement(KeepsManifest(digest: "d", tenantID: nil)),
             statement(StoredBlobDigests(digests: [])), statement(StoreTenantPublishBlobs(tenantID: 1, digests: [], contents: [])),

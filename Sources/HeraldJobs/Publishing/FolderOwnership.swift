@@ -17,25 +17,3 @@ extension PublishJob {
         if !adopt { throw PublishJobError.foreignFolder(out: folder.root, ours: owner, theirs: existing) }
     }
 }
-
-/// The database snapshot a whole-folder run records, with the cluster it was taken on: a
-/// snapshot of transaction ids means nothing on another cluster (a database restored onto a
-/// new server), so the next run there compares the whole site once instead of trusting it.
-struct RecordedSnapshot: Equatable {
-    let cluster: String
-    let snapshot: String
-
-    var text: String { "\(cluster)@\(snapshot)" }
-
-    /// A recorded text; nil for one written before clusters were recorded (trusted no more).
-    init?(_ text: String?) {
-        guard let text, let at = text.firstIndex(of: "@") else { return nil }
-        cluster = String(text[..<at])
-        snapshot = String(text[text.index(after: at)...])
-    }
-
-    init(cluster: String, snapshot: String) {
-        self.cluster = cluster
-        self.snapshot = snapshot
-    }
-}

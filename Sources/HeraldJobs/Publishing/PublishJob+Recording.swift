@@ -11,7 +11,7 @@ extension PublishJob {
     func writeRecording(
         runID: Int64, files: [SiteFile], into folder: Folder, scope: PublishScope, previous: SiteManifest? = nil,
         loaded: Swift.Result<SiteManifest, any Error>? = nil, kept: SiteManifest? = nil, outcome name: PublishRunOutcome = .succeeded,
-        sourceSnapshot: String? = nil, owner: SiteManifest.Owner, timer: inout PhaseTimer
+        sourceSnapshot: SourceSnapshot? = nil, owner: SiteManifest.Owner, timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.

@@ -65,8 +65,8 @@ public struct PublishJob {
     /// What one REPEATABLE READ transaction found: the snapshot it read, and either the
     /// whole site's data or only the apps that changed since the last run.
     private struct Plan {
-        /// The snapshot read, as a run records it (with its cluster).
-        var snapshot: String
+        /// The snapshot read, and on which cluster.
+        var snapshot: SourceSnapshot
         /// This database's Herald, as the folder's manifest records it.
         var owner: SiteManifest.Owner
         var tenants: [TenantSpec]
@@ -133,8 +133,7 @@ public struct PublishJob {
         let wholeFolder: PublishScope = folder.tenant.map { .tenant($0.slug) } ?? .site
         let wholeFolderRun = folder.tenant == nil ? tenant == nil : app == nil
         let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
-            let cluster = try session.clusterID()
-            let snapshot = RecordedSnapshot(cluster: cluster, snapshot: try session.changes.currentSnapshot()).text
+            let snapshot = try session.changes.currentSnapshot()
             let owner = SiteManifest.Owner(installation: try session.installationID(), purpose: .site)
             // Tenants of this run's scope whose own publish holds their lock (a run of one tenant
             // never speaks of the others).
@@ -147,10 +146,9 @@ public struct PublishJob {
             if wholeFolderRun, skipped.isEmpty, !full, !dryRun,
                 let previous = try session.publishRuns.latest(outDir: out.path, tenantFolder: folder.tenantID),
                 previous.outcome == .succeeded, previous.scope == wholeFolder, previous.baseURL == siteBaseURL?.rawValue,
-                let since = RecordedSnapshot(previous.sourceSnapshot), since.cluster == cluster, let intact,
-                previous.manifestDigest == intact.digest
+                let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
             {
-                changed = try session.changes.changedApps(since: since.snapshot, previousAt: previous.publishAt, at: at)
+                changed = try session.changes.changedApps(since: since, current: snapshot, previousAt: previous.publishAt, at: at)
                 if let changed, changed.isEmpty {
                     return Plan(snapshot: snapshot, owner: owner, tenants: [], changedApps: changed, previous: previous)
                 }

@@ -13,13 +13,16 @@ public struct ChangeTracker {
     }
 
     /// The snapshot of the current transaction, to record with a run.
-    public func currentSnapshot() throws -> String {
-        try connection.query(.currentSnapshot)[0].decode("s")
+    public func currentSnapshot() throws -> SourceSnapshot {
+        let row = try connection.query(.currentSnapshot)[0]
+        return SourceSnapshot(cluster: try row.decode("cluster"), snapshot: try row.decode("s"))
     }
 
-    /// App ids to republish, given the snapshot and publish time of the previous run.
-    public func changedApps(since snapshot: String, previousAt: Date, at: Date) throws -> Set<Int64> {
-        let edited = try connection.query(AppsEditedSince(snapshot: snapshot))
+    /// App ids to republish, given the snapshot and publish time of the previous run; nil when
+    /// that snapshot was taken on another cluster (a restored database): it tells nothing here.
+    public func changedApps(since previous: SourceSnapshot, current: SourceSnapshot, previousAt: Date, at: Date) throws -> Set<Int64>? {
+        guard previous.cluster == current.cluster else { return nil }
+        let edited = try connection.query(AppsEditedSince(snapshot: previous.snapshot))
         let crossed = try connection.query(AppsWithCampaignsStartingOrEnding(previousAt: previousAt, at: at))
         var apps = Set<Int64>()
         for row in Array(edited) + Array(crossed) {

@@ -17,7 +17,8 @@ public struct PublishRun: Sendable, Equatable {
     public let manifestDigest: String?
     public let message: String?
     /// The snapshot the run read; nil for rollbacks and partial runs.
-    public let sourceSnapshot: String?
+    /// What a whole-folder run read, on which cluster (nil: not recorded, or before clusters were).
+    public let sourceSnapshot: SourceSnapshot?
     public let baseURL: String?
     /// Later publishes that found nothing to change, counted here instead of a row each.
     public let repeats: Int
@@ -85,19 +86,20 @@ public struct PublishRunRepository {
 
     public func finish(
         _ id: Int64, outcome: PublishRunOutcome, written: Int, unchanged: Int, removed: Int, manifestDigest: String?, message: String?,
-        sourceSnapshot: String? = nil
+        sourceSnapshot: SourceSnapshot? = nil
     ) throws {
         try connection.execute(
             FinishPublishRun(
                 id: id, outcome: outcome.rawValue, filesWritten: written, filesUnchanged: unchanged, filesRemoved: removed,
-                manifestDigest: manifestDigest, message: message, sourceSnapshot: sourceSnapshot))
+                manifestDigest: manifestDigest, message: message, sourceSnapshot: sourceSnapshot?.snapshot,
+                sourceCluster: sourceSnapshot?.cluster))
     }
 
     /// A publish that found nothing to change, counted on `id` (the run whose files are still
     /// in place) instead of a row of its own; `sourceSnapshot` becomes what it read, so the
     /// next run asks what changed since then.
-    public func countRepeat(of id: Int64, sourceSnapshot: String?) throws {
-        try connection.execute(CountPublishRepeat(id: id, sourceSnapshot: sourceSnapshot))
+    public func countRepeat(of id: Int64, sourceSnapshot: SourceSnapshot?) throws {
+        try connection.execute(CountPublishRepeat(id: id, sourceSnapshot: sourceSnapshot?.snapshot, sourceCluster: sourceSnapshot?.cluster))
     }
 
     /// Deletes the runs `keeping` does not keep (never a running one, nor the newest finished
@@ -197,7 +199,9 @@ public struct PublishRunRepository {
                 scope: scope, outcome: outcome, rollbackOf: try row.decode("rollback_of"),
                 filesWritten: try row.decode("files_written"), filesUnchanged: try row.decode("files_unchanged"),
                 filesRemoved: try row.decode("files_removed"), manifestDigest: try row.decode("manifest_digest"),
-                message: try row.decode("message"), sourceSnapshot: try row.decode("source_snapshot_text"),
+                message: try row.decode("message"),
+                sourceSnapshot: SourceSnapshot(
+                    cluster: try row.decode("source_cluster", as: String?.self), snapshot: try row.decode("source_snapshot_text", as: String?.self)),
                 baseURL: try row.decode("base_url"), repeats: try row.decode("repeats"), lastRepeatedAt: try row.decode("last_repeated_at"),
                 tenantID: try row.decode("tenant_id"))
         }

@@ -24,12 +24,14 @@ struct FinishPublishRun: Statement {
     let manifestDigest: String?
     let message: String?
     let sourceSnapshot: String?
+    let sourceCluster: String?
 }
 
 struct CountPublishRepeat: Statement {
     static let query = Query.countPublishRepeat
     let id: Int64
     let sourceSnapshot: String?
+    let sourceCluster: String?
 }
 
 struct LatestPublishRun: Statement {
