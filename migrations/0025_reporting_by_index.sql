@@ -22,7 +22,10 @@
 -- that filters other tenants' rows out, which EXPLAIN ANALYZE would count. (Herald's
 -- own sessions of such a login turn both back on: their plans are never shown.) A login
 -- that turns them back on can see in such a plan how many rows a table holds, which
--- pg_class and pg_stat_user_tables show every login anyway.
+-- pg_class and pg_stat_user_tables show every login anyway. JIT compilation is off for
+-- these logins, and for `herald report`: a view's plan holds the branch that does not run,
+-- whose estimated cost (and the cost of the scans these logins turned off) would otherwise
+-- make PostgreSQL compile every query, which took longer than the query itself.
 
 -- The tenant a tenant's login belongs to: its operator grant (0016) or its reporting grant
 -- (0010); NULL for Herald's own login and any other.
@@ -235,8 +238,8 @@ GROUP BY t.slug, a.slug;
 DROP FUNCTION herald_reporting_campaign_summary(name), herald_reporting_campaign_daily(name),
     herald_reporting_device_history(name), herald_reporting_app_summary(name), herald_reporting_tenants(name);
 
--- 0016's, and then: a tenant's logins plan without sequential or plain index scans (see the
--- top). Run for
+-- 0016's, and then: a tenant's logins plan without sequential or plain index scans, and
+-- without JIT (see the top). Run for
 -- every login by herald_ensure_access() on each `herald migrate`, so the setting comes back
 -- with a restored login too.
 CREATE OR REPLACE FUNCTION herald_grant_login_access(role_name text) RETURNS void
@@ -257,6 +260,7 @@ BEGIN
     END IF;
     EXECUTE format('ALTER ROLE %I SET enable_seqscan = off', role_name);
     EXECUTE format('ALTER ROLE %I SET enable_indexscan = off', role_name);
+    EXECUTE format('ALTER ROLE %I SET jit = off', role_name);
 END
 $$;
 
