@@ -517,13 +517,12 @@ CREATE FUNCTION public.herald_first_visible_tenant() RETURNS bigint
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    session_tenant bigint := public.herald_session_tenant();
+    login_tenant bigint := public.herald_login_tenant();
 BEGIN
     RETURN CASE
-               WHEN current_user NOT IN ('herald_operator', 'herald_tenant') THEN NULL
-               WHEN session_tenant IS NOT NULL THEN session_tenant
+               WHEN login_tenant IS NOT NULL THEN login_tenant
                WHEN current_user = 'herald_operator' THEN '-9223372036854775808'::bigint
-               ELSE public.herald_current_tenant()
+               WHEN current_user = 'herald_tenant' THEN public.herald_current_tenant()
            END;
 END
 $$;
@@ -546,7 +545,12 @@ BEGIN
         IF to_regclass('public.herald_migrations') IS NOT NULL THEN
             EXECUTE format('GRANT SELECT ON public.herald_migrations TO %I', role_name);
         END IF;
+    ELSE
+        RETURN;
     END IF;
+    EXECUTE format('ALTER ROLE %I SET enable_seqscan = off', role_name);
+    EXECUTE format('ALTER ROLE %I SET enable_indexscan = off', role_name);
+    EXECUTE format('ALTER ROLE %I SET jit = off', role_name);
 END
 $$;
 
@@ -652,13 +656,12 @@ CREATE FUNCTION public.herald_last_visible_tenant() RETURNS bigint
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    session_tenant bigint := public.herald_session_tenant();
+    login_tenant bigint := public.herald_login_tenant();
 BEGIN
     RETURN CASE
-               WHEN current_user NOT IN ('herald_operator', 'herald_tenant') THEN NULL
-               WHEN session_tenant IS NOT NULL THEN session_tenant
+               WHEN login_tenant IS NOT NULL THEN login_tenant
                WHEN current_user = 'herald_operator' THEN '9223372036854775807'::bigint
-               ELSE public.herald_current_tenant()
+               WHEN current_user = 'herald_tenant' THEN public.herald_current_tenant()
            END;
 END
 $$;
@@ -691,6 +694,33 @@ CREATE FUNCTION public.herald_login() RETURNS TABLE(login text, kind text, tenan
     $$;
 
 ALTER FUNCTION public.herald_login() OWNER TO herald_operator;
+
+--
+-- Name: herald_login_tenant(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_login_tenant() RETURNS bigint
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN coalesce((SELECT g.tenant_id FROM public.operator_grants g WHERE g.role_name = session_user),
+                    (SELECT g.tenant_id FROM public.reporting_grants g WHERE g.role_name = session_user));
+END
+$$;
+
+--
+-- Name: herald_login_tenant_slug(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_login_tenant_slug() RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN (SELECT t.slug::text FROM public.tenants t WHERE t.id = public.herald_login_tenant());
+END
+$$;
 
 --
 -- Name: herald_message_keys_guard(); Type: FUNCTION; Schema: public
@@ -769,112 +799,26 @@ $$;
 ALTER FUNCTION public.herald_publish_runs_guard() OWNER TO herald_operator;
 
 --
--- Name: herald_reporting_app_summary(name); Type: FUNCTION; Schema: public; Owner: herald_operator
+-- Name: herald_reporting_every_tenant(name); Type: FUNCTION; Schema: public
 --
 
-CREATE FUNCTION public.herald_reporting_app_summary(caller name) RETURNS TABLE(tenant text, app text, campaigns bigint, delivered bigint, impressions bigint, clicks bigint, dismissals bigint, click_through_rate numeric, first_event timestamp with time zone, last_event timestamp with time zone)
-    LANGUAGE sql STABLE SECURITY DEFINER
+CREATE FUNCTION public.herald_reporting_every_tenant(caller name) RETURNS boolean
+    LANGUAGE plpgsql STABLE
     SET search_path TO 'pg_catalog', 'pg_temp'
-    SET row_security TO 'on'
     AS $$
-        SELECT t.slug::text, a.slug::text, count(*), sum(r.delivered)::bigint, sum(r.impressions)::bigint,
-               sum(r.clicks)::bigint, sum(r.dismissals)::bigint,
-               CASE WHEN sum(r.impressions) > 0 THEN round(sum(r.clicks)::numeric / sum(r.impressions), 4) END,
-               min(r.first_at), max(r.last_at)
-        FROM public.herald_reporting_tenants(caller) s
-        JOIN public.campaign_rollup r ON s.all_tenants OR r.tenant_id = s.tenant_id
-        JOIN public.apps a ON a.id = r.app_id
-        JOIN public.tenants t ON t.id = r.tenant_id
-        GROUP BY t.slug, a.slug
-    $$;
-
-ALTER FUNCTION public.herald_reporting_app_summary(caller name) OWNER TO herald_operator;
-
---
--- Name: herald_reporting_campaign_daily(name); Type: FUNCTION; Schema: public; Owner: herald_operator
---
-
-CREATE FUNCTION public.herald_reporting_campaign_daily(caller name) RETURNS TABLE(tenant text, app text, campaign text, day date, locale text, event text, events bigint, unique_devices bigint)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET row_security TO 'on'
-    AS $$
-        SELECT t.slug::text, a.slug::text, c.key::text, d.day, d.locale::text, k.event, k.events, k.unique_devices
-        FROM public.herald_reporting_tenants(caller) s
-        JOIN public.campaign_daily_rollup d ON s.all_tenants OR d.tenant_id = s.tenant_id
-        CROSS JOIN LATERAL (
-            VALUES ('delivered', d.delivered, d.delivered_devices),
-                   ('impression', d.impressions, d.impression_devices),
-                   ('click', d.clicks, d.click_devices),
-                   ('dismiss', d.dismissals, d.dismiss_devices)
-        ) AS k (event, events, unique_devices)
-        JOIN public.campaigns c ON c.id = d.campaign_id
-        JOIN public.apps a ON a.id = d.app_id
-        JOIN public.tenants t ON t.id = d.tenant_id
-        WHERE k.events > 0
-    $$;
-
-ALTER FUNCTION public.herald_reporting_campaign_daily(caller name) OWNER TO herald_operator;
-
---
--- Name: herald_reporting_campaign_summary(name); Type: FUNCTION; Schema: public; Owner: herald_operator
---
-
-CREATE FUNCTION public.herald_reporting_campaign_summary(caller name) RETURNS TABLE(tenant text, app text, campaign text, kind text, delivered bigint, impressions bigint, clicks bigint, dismissals bigint, unique_devices bigint, click_through_rate numeric, first_event timestamp with time zone, last_event timestamp with time zone)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET row_security TO 'on'
-    AS $$
-        SELECT t.slug::text, a.slug::text, c.key::text, c.kind::text, r.delivered, r.impressions, r.clicks, r.dismissals,
-               r.unique_devices,
-               CASE WHEN r.impressions > 0 THEN round(r.clicks::numeric / r.impressions, 4) END,
-               r.first_at, r.last_at
-        FROM public.herald_reporting_tenants(caller) s
-        JOIN public.campaign_rollup r ON s.all_tenants OR r.tenant_id = s.tenant_id
-        JOIN public.campaigns c ON c.id = r.campaign_id
-        JOIN public.apps a ON a.id = r.app_id
-        JOIN public.tenants t ON t.id = r.tenant_id
-    $$;
-
-ALTER FUNCTION public.herald_reporting_campaign_summary(caller name) OWNER TO herald_operator;
-
---
--- Name: herald_reporting_device_history(name); Type: FUNCTION; Schema: public; Owner: herald_operator
---
-
-CREATE FUNCTION public.herald_reporting_device_history(caller name) RETURNS TABLE(tenant text, app text, device text, at timestamp with time zone, campaign text, kind text, event text, locale text, app_version text, os_version text, event_id uuid)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET row_security TO 'on'
-    AS $$
-        SELECT t.slug::text, a.slug::text, e.device, e.at, c.key::text, c.kind::text, e.kind::text, e.locale::text,
-               e.app_version, e.os_version, e.event_id
-        FROM public.herald_reporting_tenants(caller) s
-        JOIN public.delivery_events e ON s.all_tenants OR e.tenant_id = s.tenant_id
-        JOIN public.campaigns c ON c.id = e.campaign_id
-        JOIN public.apps a ON a.id = e.app_id
-        JOIN public.tenants t ON t.id = e.tenant_id
-    $$;
-
-ALTER FUNCTION public.herald_reporting_device_history(caller name) OWNER TO herald_operator;
-
---
--- Name: herald_reporting_tenants(name); Type: FUNCTION; Schema: public; Owner: herald_operator
---
-
-CREATE FUNCTION public.herald_reporting_tenants(caller name) RETURNS TABLE(all_tenants boolean, tenant_id bigint)
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    SET row_security TO 'on'
-    AS $$
-        SELECT s.tenant IS NULL AND caller = 'herald_operator'
-                   AND CASE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = 'herald_operator')
-                            THEN pg_has_role(session_user, 'herald_operator', 'MEMBER') ELSE false END,
-               coalesce(s.tenant, (SELECT g.tenant_id FROM public.reporting_grants g WHERE g.role_name = session_user))
-        FROM (SELECT public.herald_session_tenant() AS tenant) s
-    $$;
-
-ALTER FUNCTION public.herald_reporting_tenants(caller name) OWNER TO herald_operator;
+BEGIN
+    IF public.herald_login_tenant() IS NOT NULL THEN
+        RETURN false;
+    END IF;
+    IF caller = 'herald_operator' AND EXISTS (SELECT FROM pg_roles WHERE rolname = 'herald_operator')
+       AND pg_has_role(session_user, 'herald_operator', 'MEMBER') THEN
+        RETURN true;
+    END IF;
+    RAISE EXCEPTION 'the reporting views show % no rows: they show a tenant''s rows to its analysts and operators, and every tenant''s to herald_operator', caller
+        USING ERRCODE = 'insufficient_privilege',
+              HINT = 'Run SET ROLE herald_operator first (Herald''s own login and superusers may), or log in as an analyst of the tenant (herald tenant grant-reporting).';
+END
+$$;
 
 --
 -- Name: herald_revoke_operator(text, bigint); Type: FUNCTION; Schema: public
@@ -1501,69 +1445,184 @@ ALTER TABLE public.tenants ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 --
 
 CREATE VIEW reporting.app_summary WITH (security_barrier='true') AS
- SELECT herald_reporting_app_summary.tenant,
-    herald_reporting_app_summary.app,
-    herald_reporting_app_summary.campaigns,
-    herald_reporting_app_summary.delivered,
-    herald_reporting_app_summary.impressions,
-    herald_reporting_app_summary.clicks,
-    herald_reporting_app_summary.dismissals,
-    herald_reporting_app_summary.click_through_rate,
-    herald_reporting_app_summary.first_event,
-    herald_reporting_app_summary.last_event
-   FROM public.herald_reporting_app_summary(CURRENT_USER) herald_reporting_app_summary(tenant, app, campaigns, delivered, impressions, clicks, dismissals, click_through_rate, first_event, last_event);
+ SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+    (a.slug)::text AS app,
+    count(*) AS campaigns,
+    (sum(r.delivered))::bigint AS delivered,
+    (sum(r.impressions))::bigint AS impressions,
+    (sum(r.clicks))::bigint AS clicks,
+    (sum(r.dismissals))::bigint AS dismissals,
+        CASE
+            WHEN (sum(r.impressions) > (0)::numeric) THEN round((sum(r.clicks) / sum(r.impressions)), 4)
+            ELSE NULL::numeric
+        END AS click_through_rate,
+    min(r.first_at) AS first_event,
+    max(r.last_at) AS last_event
+   FROM (public.campaign_rollup r
+     JOIN public.apps a ON ((a.id = r.app_id)))
+  WHERE ((r.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
+  GROUP BY a.slug
+UNION ALL
+ SELECT (t.slug)::text AS tenant,
+    (a.slug)::text AS app,
+    count(*) AS campaigns,
+    (sum(r.delivered))::bigint AS delivered,
+    (sum(r.impressions))::bigint AS impressions,
+    (sum(r.clicks))::bigint AS clicks,
+    (sum(r.dismissals))::bigint AS dismissals,
+        CASE
+            WHEN (sum(r.impressions) > (0)::numeric) THEN round((sum(r.clicks) / sum(r.impressions)), 4)
+            ELSE NULL::numeric
+        END AS click_through_rate,
+    min(r.first_at) AS first_event,
+    max(r.last_at) AS last_event
+   FROM ((public.campaign_rollup r
+     JOIN public.apps a ON ((a.id = r.app_id)))
+     JOIN public.tenants t ON ((t.id = r.tenant_id)))
+  WHERE ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant)
+  GROUP BY t.slug, a.slug;
+
+--
+-- Name: VIEW app_summary; Type: COMMENT; Schema: reporting
+--
+
+COMMENT ON VIEW reporting.app_summary IS 'Per app, all time: campaigns, delivered, impressions, clicks, dismissals, click-through rate, first and last event. Rows as reporting.campaign_summary.';
 
 --
 -- Name: campaign_daily; Type: VIEW; Schema: reporting
 --
 
 CREATE VIEW reporting.campaign_daily WITH (security_barrier='true') AS
- SELECT herald_reporting_campaign_daily.tenant,
-    herald_reporting_campaign_daily.app,
-    herald_reporting_campaign_daily.campaign,
-    herald_reporting_campaign_daily.day,
-    herald_reporting_campaign_daily.locale,
-    herald_reporting_campaign_daily.event,
-    herald_reporting_campaign_daily.events,
-    herald_reporting_campaign_daily.unique_devices
-   FROM public.herald_reporting_campaign_daily(CURRENT_USER) herald_reporting_campaign_daily(tenant, app, campaign, day, locale, event, events, unique_devices);
+ SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+    (a.slug)::text AS app,
+    (c.key)::text AS campaign,
+    d.day,
+    (d.locale)::text AS locale,
+    k.event,
+    k.events,
+    k.unique_devices
+   FROM (((public.campaign_daily_rollup d
+     CROSS JOIN LATERAL ( VALUES ('delivered'::text,d.delivered,d.delivered_devices), ('impression'::text,d.impressions,d.impression_devices), ('click'::text,d.clicks,d.click_devices), ('dismiss'::text,d.dismissals,d.dismiss_devices)) k(event, events, unique_devices))
+     JOIN public.campaigns c ON ((c.id = d.campaign_id)))
+     JOIN public.apps a ON (((a.id = d.app_id) AND (a.id = c.app_id))))
+  WHERE ((k.events > 0) AND (d.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (c.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
+UNION ALL
+ SELECT (t.slug)::text AS tenant,
+    (a.slug)::text AS app,
+    (c.key)::text AS campaign,
+    d.day,
+    (d.locale)::text AS locale,
+    k.event,
+    k.events,
+    k.unique_devices
+   FROM ((((public.campaign_daily_rollup d
+     CROSS JOIN LATERAL ( VALUES ('delivered'::text,d.delivered,d.delivered_devices), ('impression'::text,d.impressions,d.impression_devices), ('click'::text,d.clicks,d.click_devices), ('dismiss'::text,d.dismissals,d.dismiss_devices)) k(event, events, unique_devices))
+     JOIN public.campaigns c ON ((c.id = d.campaign_id)))
+     JOIN public.apps a ON (((a.id = d.app_id) AND (a.id = c.app_id))))
+     JOIN public.tenants t ON ((t.id = d.tenant_id)))
+  WHERE ((k.events > 0) AND ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant));
+
+--
+-- Name: VIEW campaign_daily; Type: COMMENT; Schema: reporting
+--
+
+COMMENT ON VIEW reporting.campaign_daily IS 'Per campaign, UTC day, locale and event kind: events and unique devices (from the daily rollups, kept when raw events are pruned). Indexed by tenant and campaign, and by tenant and day. Rows as reporting.campaign_summary.';
 
 --
 -- Name: campaign_summary; Type: VIEW; Schema: reporting
 --
 
 CREATE VIEW reporting.campaign_summary WITH (security_barrier='true') AS
- SELECT herald_reporting_campaign_summary.tenant,
-    herald_reporting_campaign_summary.app,
-    herald_reporting_campaign_summary.campaign,
-    herald_reporting_campaign_summary.kind,
-    herald_reporting_campaign_summary.delivered,
-    herald_reporting_campaign_summary.impressions,
-    herald_reporting_campaign_summary.clicks,
-    herald_reporting_campaign_summary.dismissals,
-    herald_reporting_campaign_summary.unique_devices,
-    herald_reporting_campaign_summary.click_through_rate,
-    herald_reporting_campaign_summary.first_event,
-    herald_reporting_campaign_summary.last_event
-   FROM public.herald_reporting_campaign_summary(CURRENT_USER) herald_reporting_campaign_summary(tenant, app, campaign, kind, delivered, impressions, clicks, dismissals, unique_devices, click_through_rate, first_event, last_event);
+ SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+    (a.slug)::text AS app,
+    (c.key)::text AS campaign,
+    (c.kind)::text AS kind,
+    r.delivered,
+    r.impressions,
+    r.clicks,
+    r.dismissals,
+    r.unique_devices,
+        CASE
+            WHEN (r.impressions > 0) THEN round(((r.clicks)::numeric / (r.impressions)::numeric), 4)
+            ELSE NULL::numeric
+        END AS click_through_rate,
+    r.first_at AS first_event,
+    r.last_at AS last_event
+   FROM ((public.campaign_rollup r
+     JOIN public.campaigns c ON ((c.id = r.campaign_id)))
+     JOIN public.apps a ON (((a.id = r.app_id) AND (a.id = c.app_id))))
+  WHERE ((r.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (c.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
+UNION ALL
+ SELECT (t.slug)::text AS tenant,
+    (a.slug)::text AS app,
+    (c.key)::text AS campaign,
+    (c.kind)::text AS kind,
+    r.delivered,
+    r.impressions,
+    r.clicks,
+    r.dismissals,
+    r.unique_devices,
+        CASE
+            WHEN (r.impressions > 0) THEN round(((r.clicks)::numeric / (r.impressions)::numeric), 4)
+            ELSE NULL::numeric
+        END AS click_through_rate,
+    r.first_at AS first_event,
+    r.last_at AS last_event
+   FROM (((public.campaign_rollup r
+     JOIN public.campaigns c ON ((c.id = r.campaign_id)))
+     JOIN public.apps a ON (((a.id = r.app_id) AND (a.id = c.app_id))))
+     JOIN public.tenants t ON ((t.id = r.tenant_id)))
+  WHERE ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant);
+
+--
+-- Name: VIEW campaign_summary; Type: COMMENT; Schema: reporting
+--
+
+COMMENT ON VIEW reporting.campaign_summary IS 'Per campaign, all time: delivered, impressions, clicks, dismissals, unique devices, click-through rate, first and last event. A tenant''s analysts and operators see their tenant''s rows; herald_operator (SET ROLE herald_operator) sees every tenant''s.';
 
 --
 -- Name: device_history; Type: VIEW; Schema: reporting
 --
 
 CREATE VIEW reporting.device_history WITH (security_barrier='true') AS
- SELECT herald_reporting_device_history.tenant,
-    herald_reporting_device_history.app,
-    herald_reporting_device_history.device,
-    herald_reporting_device_history.at,
-    herald_reporting_device_history.campaign,
-    herald_reporting_device_history.kind,
-    herald_reporting_device_history.event,
-    herald_reporting_device_history.locale,
-    herald_reporting_device_history.app_version,
-    herald_reporting_device_history.os_version,
-    herald_reporting_device_history.event_id
-   FROM public.herald_reporting_device_history(CURRENT_USER) herald_reporting_device_history(tenant, app, device, at, campaign, kind, event, locale, app_version, os_version, event_id);
+ SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+    (a.slug)::text AS app,
+    e.device,
+    e.at,
+    (c.key)::text AS campaign,
+    (c.kind)::text AS kind,
+    (e.kind)::text AS event,
+    (e.locale)::text AS locale,
+    e.app_version,
+    e.os_version,
+    e.event_id
+   FROM ((public.delivery_events e
+     JOIN public.campaigns c ON ((c.id = e.campaign_id)))
+     JOIN public.apps a ON (((a.id = e.app_id) AND (a.id = c.app_id))))
+  WHERE ((e.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (c.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
+UNION ALL
+ SELECT (t.slug)::text AS tenant,
+    (a.slug)::text AS app,
+    e.device,
+    e.at,
+    (c.key)::text AS campaign,
+    (c.kind)::text AS kind,
+    (e.kind)::text AS event,
+    (e.locale)::text AS locale,
+    e.app_version,
+    e.os_version,
+    e.event_id
+   FROM (((public.delivery_events e
+     JOIN public.campaigns c ON ((c.id = e.campaign_id)))
+     JOIN public.apps a ON (((a.id = e.app_id) AND (a.id = c.app_id))))
+     JOIN public.tenants t ON ((t.id = e.tenant_id)))
+  WHERE ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant);
+
+--
+-- Name: VIEW device_history; Type: COMMENT; Schema: reporting
+--
+
+COMMENT ON VIEW reporting.device_history IS 'One row per raw delivery event (the months not pruned): one device''s history, in order of at. Indexed by tenant, device and time, and by tenant, campaign and time. Rows as reporting.campaign_summary.';
 
 --
 -- Name: alert_contents alert_contents_pkey; Type: CONSTRAINT; Schema: public
@@ -1821,6 +1880,12 @@ CREATE INDEX audit_log_tenant_at_idx ON public.audit_log USING btree (tenant_id,
 CREATE INDEX audit_log_txid_idx ON public.audit_log USING btree (txid);
 
 --
+-- Name: campaign_daily_rollup_campaign_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaign_daily_rollup_campaign_idx ON public.campaign_daily_rollup USING btree (tenant_id, campaign_id, day);
+
+--
 -- Name: campaign_daily_rollup_tenant_day_idx; Type: INDEX; Schema: public
 --
 
@@ -1833,22 +1898,28 @@ CREATE INDEX campaign_daily_rollup_tenant_day_idx ON public.campaign_daily_rollu
 CREATE INDEX campaign_rollup_app_idx ON public.campaign_rollup USING btree (tenant_id, app_id);
 
 --
+-- Name: campaign_rollup_campaign_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaign_rollup_campaign_idx ON public.campaign_rollup USING btree (tenant_id, campaign_id);
+
+--
 -- Name: campaigns_active_idx; Type: INDEX; Schema: public
 --
 
 CREATE INDEX campaigns_active_idx ON public.campaigns USING btree (tenant_id, app_id) WHERE (status = 'active'::public.campaign_status);
 
 --
--- Name: delivery_events_campaign_idx; Type: INDEX; Schema: public
---
-
-CREATE INDEX delivery_events_campaign_idx ON ONLY public.delivery_events USING btree (campaign_id, at);
-
---
 -- Name: delivery_events_device_idx; Type: INDEX; Schema: public
 --
 
 CREATE INDEX delivery_events_device_idx ON ONLY public.delivery_events USING btree (tenant_id, device, at);
+
+--
+-- Name: delivery_events_tenant_campaign_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX delivery_events_tenant_campaign_idx ON ONLY public.delivery_events USING btree (tenant_id, campaign_id, at);
 
 --
 -- Name: publish_runs_manifest_idx; Type: INDEX; Schema: public

@@ -6,8 +6,8 @@ import PostgresServer
 
 /// Delivery-events benchmark: `herald events ingest` of `events` generated events beside a
 /// plain COPY of the same rows into the same table, in the same run; then the history grown
-/// to `total` events and `reporting.campaign_summary` timed beside the same totals by
-/// GROUP BY over the raw table.
+/// to `total` events, the questions reporting is for timed as an analyst (ReportingQuestions),
+/// and `reporting.campaign_summary` timed beside the same totals by GROUP BY over the raw table.
 func runEventsBenchmark(events: Int, total: Int) throws {
     let heraldBinary = try builtHerald()
     let server = try PostgresTestServer.shared()
@@ -194,9 +194,16 @@ func runEventsBenchmark(events: Int, total: Int) throws {
         }
         line("grown to \(total) events", String(format: "%d more in %.1f s = %.0f events/s (generation included)", grown, growSeconds, Double(grown) / growSeconds))
     }
+    // 4. The questions reporting is for, as the tenant's analyst: right after the ingest (the
+    // partitioned parents have no statistics yet: autovacuum never analyses them), then after
+    // ANALYZE, as production sees them once someone runs it.
+    let questions = try ReportingQuestions.connect(
+        server: server, database: databaseName, admin: admin, heraldBinary: heraldBinary, scratch: scratch)
+    try questions.measure("right after the ingest")
     try admin.execute("ANALYZE")
+    try questions.measure("after ANALYZE")
 
-    // 4. campaign_summary (from rollups) beside GROUP BY over the raw rows: same totals?
+    // 5. campaign_summary (from rollups) beside GROUP BY over the raw rows: same totals?
     // Read as Herald's operator: the reporting views show a superuser no tenant's rows (0015).
     let reader = try Connection(configuration: configuration)
     try reader.execute("SET ROLE herald_operator")

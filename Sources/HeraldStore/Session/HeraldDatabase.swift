@@ -31,6 +31,9 @@ public final class HeraldDatabase {
         self.actor = actor
         do {
             connection = try Connection(configuration: configuration)
+            // Who acts, for the audit log; and every kind of scan for Herald's own planning (a
+            // tenant's login starts with some off, so that the reporting plans it is shown count
+            // its own rows only: 0025; Herald shows no plans).
             try connection.execute(SetActor(actor: actor))
         } catch let error as PostgresError {
             throw StoreError.from(error)
