@@ -62,6 +62,7 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
     private let queueFile: URL
     private var queued: Int
     private var sending = false
+    private var stopped = false
     private var failures = 0
     private var notBefore = Date.distantPast
     private var batchLimit: Int
@@ -78,7 +79,7 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
         try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
         queueFile = configuration.directory.appendingPathComponent("queue.ndjson")
         if !FileManager.default.fileExists(atPath: queueFile.path) {
-            FileManager.default.createFile(atPath: queueFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: queueFile.path, contents: nil)
         }
         queued = Self.lines(of: queueFile).count
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -120,9 +121,11 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
     /// Events still waiting on disk.
     public var pendingCount: Int { queue.sync { queued } }
 
-    /// Stops the timer (the queue stays on disk for the next start).
+    /// Stops sending, as if the app ended: the queue stays on disk for the next start, and a
+    /// request in flight is forgotten (its events are sent again then, and count once).
     public func stop() {
         queue.sync {
+            stopped = true
             timer?.cancel()
             timer = nil
         }
@@ -131,7 +134,13 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
     // MARK: On `queue`
 
     private func append(_ data: Data) {
-        guard let handle = try? FileHandle(forWritingTo: queueFile) else { return }
+        if !FileManager.default.fileExists(atPath: queueFile.path) {
+            _ = FileManager.default.createFile(atPath: queueFile.path, contents: nil)
+        }
+        guard let handle = try? FileHandle(forWritingTo: queueFile) else {
+            configuration.log("cannot write the queue at \(queueFile.path): the event is lost")
+            return
+        }
         defer { try? handle.close() }
         _ = try? handle.seekToEnd()
         try? handle.write(contentsOf: data)
@@ -146,7 +155,7 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
     }
 
     private func send(force: Bool) {
-        guard !sending, queued > 0, Date() >= notBefore, force || queued >= configuration.flushCount else { return }
+        guard !stopped, !sending, queued > 0, Date() >= notBefore, force || queued >= configuration.flushCount else { return }
         let batch = Array(Self.lines(of: queueFile).prefix(batchLimit))
         guard !batch.isEmpty else {
             queued = 0
@@ -165,6 +174,7 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
 
     private func finished(_ batch: [Data], data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
         sending = false
+        guard !stopped else { return }
         guard let response, error == nil else {
             backOff(retryAfter: nil, "network error: \(error.map { "\($0.localizedDescription)" } ?? "no response")")
             return
@@ -218,10 +228,9 @@ public final class HeraldReporter: @unchecked Sendable {  // all state is confin
     private func removeSent(_ count: Int) {
         let remaining = Array(Self.lines(of: queueFile).dropFirst(count))
         let body = remaining.reduce(into: Data()) { body, line in body += line + Data("\n".utf8) }
-        let temporary = configuration.directory.appendingPathComponent("queue.ndjson.new")
         do {
-            try body.write(to: temporary, options: .atomic)
-            _ = try FileManager.default.replaceItemAt(queueFile, withItemAt: temporary)
+            // Written beside it and renamed over it: a kill leaves the old queue or the new one.
+            try body.write(to: queueFile, options: .atomic)
         } catch {
             configuration.log("cannot rewrite the queue (\(error.localizedDescription)): the events sent stay queued and count as duplicates")
         }

@@ -43,7 +43,7 @@ import Testing
                 .replacingOccurrences(of: "{", with: #"{"app":"radar","#)
             let ownTenantNamed = good[1].replacingOccurrences(of: "{", with: #"{"tenant":"acme","app":"weather","#)
             let unknownCampaign = good[0].replacingOccurrences(of: "00000000-0000-4000-8000-000000000100", with: "00000000-0000-4000-8000-000000000902")
-                .replacingOccurrences(of: "spring-sale", with: "no-such-campaign")
+                .replacingOccurrences(of: #""campaign":"welcome""#, with: #""campaign":"no-such-campaign""#)
             let body = [good[0], "not json", otherTenant, "", otherApp, ownTenantNamed, unknownCampaign].joined(separator: "\n")
             let reply = try collector.post(body, key: key)
             #expect(reply.status == 200, "\(reply)")

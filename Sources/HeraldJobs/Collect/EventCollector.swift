@@ -76,6 +76,8 @@ public final class EventCollector: Sendable {
         var problem = "connecting to the database"
         var keys: [String: AppKeyScope] = [:]
         var keysLoaded = false
+        /// Why the key reader's last look at the database failed (nil: it worked).
+        var databaseProblem: String?
         var buckets: [Int64: TokenBucket] = [:]
 
         var waiting: Int { queue.count - head }
@@ -185,7 +187,9 @@ public final class EventCollector: Sendable {
     /// and if not, why.
     public var readiness: (ready: Bool, problem: String?) {
         state.withLock { state in
-            state.connected.isEmpty ? (false, state.problem) : (true, state.keysLoaded ? nil : "app keys not read yet")
+            if state.connected.isEmpty { return (false, state.problem) }
+            if let problem = state.databaseProblem { return (false, problem) }
+            return state.keysLoaded ? (true, nil) : (false, "app keys not read yet")
         }
     }
 
@@ -243,7 +247,17 @@ public final class EventCollector: Sendable {
             let records = taken.count == 1 ? taken[0].records : taken.flatMap(\.records)
             let started = DispatchTime.now().uptimeNanoseconds
             do {
-                let outcomes = try ingestor.store(records)
+                let outcomes: [EventOutcome]
+                do {
+                    outcomes = try ingestor.store(records)
+                } catch StoreError.unavailable {
+                    // A connection that died while idle (the server restarted since): one more
+                    // try on a new one. Safe even if the first commit did land: ids count once.
+                    current = nil
+                    let fresh = try connect()
+                    current = fresh
+                    outcomes = try fresh.store(records)
+                }
                 observer?(records.count, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
                 var offset = 0
                 for batch in taken {
@@ -255,8 +269,13 @@ public final class EventCollector: Sendable {
                 for batch in taken { batch.answer(.failure(.unavailable(problem))) }
                 current = nil
                 disconnected(index, because: problem)
+            } catch StoreError.schema(let message) {
+                for batch in taken { batch.answer(.failure(.unavailable(message))) }
+                current = nil
+                disconnected(index, because: message)
             } catch {
                 for batch in taken { batch.answer(.failure(.failed(Self.words(error)))) }
+                if current == nil { disconnected(index, because: Self.words(error)) }
             }
         }
     }
@@ -322,10 +341,13 @@ public final class EventCollector: Sendable {
                     state.withLock { state in
                         state.keys = keys
                         state.keysLoaded = true
+                        state.databaseProblem = nil
                     }
                 }
             } catch {
                 database = nil
+                let problem = Self.words(error)
+                state.withLock { $0.databaseProblem = problem }
             }
             if !reported {
                 reported = true
