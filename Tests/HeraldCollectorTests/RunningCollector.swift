@@ -9,10 +9,11 @@ final class RunningCollector: @unchecked Sendable {  // the Process is only used
     let port: Int
     let process: Process
     private let errorFile: URL
+    private let scratch: URL
     private let lock = NSLock()
 
     init(database: ConnectionConfiguration, port wanted: Int = 0, arguments: [String] = [], environment: [String: String] = [:]) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-collect-\(UUID().uuidString)")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("herald-collect-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         errorFile = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
@@ -45,6 +46,7 @@ final class RunningCollector: @unchecked Sendable {  // the Process is only used
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        try? FileManager.default.removeItem(at: scratch)
     }
 
     /// What the collector logged so far.
