@@ -1,4 +1,4 @@
-# The herald CLI in a small image, for docker-compose.yml's publisher (its `command` runs
+# The herald CLI in a small image, for docker-compose.yml's publisher and collector (the publisher's `command` runs
 # `herald migrate`, then `herald publish` and `herald-sync` in a loop; no ENTRYPOINT, so any herald command
 # works: `docker compose run --rm publisher herald campaign list --tenant acme`).
 
@@ -15,6 +15,7 @@ RUN swift package resolve
 # Only what the build reads: never a host's .build/ or .herald-dev/ database.
 COPY Plugins ./Plugins
 COPY Sources ./Sources
+COPY clients ./clients
 COPY Tests ./Tests
 COPY migrations ./migrations
 COPY queries ./queries

@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependencies point one way:
 //   herald -> HeraldJobs -> HeraldBoard, HeraldSite, HeraldStore
+//   herald -> HeraldCollector -> HeraldJobs (the HTTP collector: Hummingbird in front of a use case)
 //   HeraldBoard, HeraldSite -> HeraldPublish -> HeraldCore
 //   HeraldStore -> PostgresServer -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
@@ -21,6 +22,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // `herald collect`: an HTTP/1.1 server (Hummingbird on SwiftNIO), its lifecycle (SIGTERM drains),
+        // its log line and its Prometheus metrics. Hummingbird's traits are off: no swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
         .systemLibrary(
@@ -57,12 +66,29 @@ let package = Package(
         // The application layer: one type per use case (publish, apply, campaign editing, board,
         // preview, ingest, ...), each a call the CLI, the tests and later doors make alike.
         .target(name: "HeraldJobs", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldBoard"]),
+        // `herald collect`: the HTTP side (routes, statuses, limits, metrics, the activity line) of
+        // HeraldJobs' EventCollector. The only target that knows HTTP.
+        .target(
+            name: "HeraldCollector",
+            dependencies: [
+                "HeraldCore", "HeraldStore", "HeraldJobs",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The reference device client (clients/HeraldReporter.swift, Foundation only), built here so
+        // that its tests run it against a real collector.
+        .target(name: "HeraldReporter", path: "clients", sources: ["HeraldReporter.swift"]),
         // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
         .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard", "HeraldCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,6 +129,12 @@ let package = Package(
         .testTarget(
             name: "HeraldJobsTests",
             dependencies: ["HeraldJobs", "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldTestSupport", "PostgresClient"]
+        ),
+        // A real `herald collect` (the built binary) on a real PostgreSQL: statuses, limits, group commit,
+        // kill -9, the database stopped, SIGTERM, two collectors; and the reference client against it.
+        .testTarget(
+            name: "HeraldCollectorTests",
+            dependencies: ["HeraldCore", "HeraldStore", "HeraldReporter", "HeraldTestSupport", "PostgresClient", "PostgresServer", "herald"]
         ),
         // docker-compose.yml parsed and checked; a real nginx serving a published site.
         .testTarget(

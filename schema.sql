@@ -131,6 +131,38 @@ END
 $$;
 
 --
+-- Name: herald_app_keys_guard(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_app_keys_guard() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        NEW.created_by := public.herald_actor();
+        NEW.created_at := now();
+        NEW.revoked_at := NULL;
+        NEW.revoked_by := NULL;
+        RETURN NEW;
+    END IF;
+    IF NEW.tenant_id <> OLD.tenant_id OR NEW.app_id <> OLD.app_id OR NEW.key_hash <> OLD.key_hash
+       OR NEW.key_hint <> OLD.key_hint OR NEW.created_at <> OLD.created_at OR NEW.created_by <> OLD.created_by THEN
+        RAISE EXCEPTION 'an app key''s app, hash and origin never change' USING ERRCODE = 'check_violation',
+            CONSTRAINT = 'app_keys_immutable';
+    END IF;
+    IF OLD.revoked_at IS NOT NULL THEN
+        NEW.revoked_at := OLD.revoked_at;
+        NEW.revoked_by := OLD.revoked_by;
+    ELSIF NEW.revoked_at IS NOT NULL THEN
+        NEW.revoked_at := now();
+        NEW.revoked_by := public.herald_actor();
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+--
 -- Name: herald_apps_guard(); Type: FUNCTION; Schema: public
 --
 
@@ -277,9 +309,13 @@ CREATE FUNCTION public.herald_ensure_access() RETURNS SETOF text
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    RETURN QUERY SELECT note FROM herald_ensure_access_0016() AS note;
-    -- publish --prune-history: a tenant's own contents that no kept run of its needs.
-    GRANT DELETE ON tenant_publish_blobs TO herald_operator;
+    RETURN QUERY SELECT note FROM herald_ensure_access_0022() AS note;
+    -- App keys: Herald's operator reads every key (the collector) and makes and revokes any;
+    -- a tenant session (a tenant operator) makes, lists and revokes its own tenant's, and
+    -- names no id of a key it makes. Nobody deletes one, and only the revocation changes.
+    REVOKE ALL ON app_keys FROM PUBLIC, herald_operator, herald_tenant;
+    GRANT SELECT, INSERT (tenant_id, app_id, name, key_hash, key_hint), UPDATE (revoked_at, revoked_by) ON app_keys
+        TO herald_operator, herald_tenant;
 END
 $$;
 
@@ -479,6 +515,21 @@ BEGIN
         END IF;
         PERFORM public.herald_grant_login_access(item.role);
     END LOOP;
+END
+$$;
+
+--
+-- Name: herald_ensure_access_0022(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_ensure_access_0022() RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN QUERY SELECT note FROM herald_ensure_access_0016() AS note;
+    -- publish --prune-history: a tenant's own contents that no kept run of its needs.
+    GRANT DELETE ON tenant_publish_blobs TO herald_operator;
 END
 $$;
 
@@ -936,6 +987,42 @@ ALTER TABLE ONLY public.alert_message_keys FORCE ROW LEVEL SECURITY;
 
 ALTER TABLE public.alert_message_keys ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.alert_message_keys_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: app_keys; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.app_keys (
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    id bigint NOT NULL,
+    app_id bigint NOT NULL,
+    name text DEFAULT ''::text NOT NULL,
+    key_hash bytea NOT NULL,
+    key_hint text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by text DEFAULT public.herald_actor() NOT NULL,
+    revoked_at timestamp with time zone,
+    revoked_by text,
+    CONSTRAINT app_keys_key_hash_check CHECK ((length(key_hash) = 32)),
+    CONSTRAINT app_keys_key_hint_check CHECK ((key_hint ~ '^[A-Za-z0-9_-]{1,16}$'::text)),
+    CONSTRAINT app_keys_name_check CHECK (((length(name) <= 200) AND (name !~ '[[:cntrl:]]'::text))),
+    CONSTRAINT app_keys_revoked_by_with_revoked_at CHECK (((revoked_at IS NULL) = (revoked_by IS NULL)))
+);
+
+ALTER TABLE ONLY public.app_keys FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: app_keys_id_seq; Type: SEQUENCE; Schema: public
+--
+
+ALTER TABLE public.app_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.app_keys_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
@@ -1639,6 +1726,20 @@ ALTER TABLE ONLY public.alert_message_keys
     ADD CONSTRAINT alert_message_keys_pkey PRIMARY KEY (tenant_id, app_id, message_key);
 
 --
+-- Name: app_keys app_keys_key_hash_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.app_keys
+    ADD CONSTRAINT app_keys_key_hash_key UNIQUE (key_hash);
+
+--
+-- Name: app_keys app_keys_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.app_keys
+    ADD CONSTRAINT app_keys_pkey PRIMARY KEY (id);
+
+--
 -- Name: apps apps_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -1868,6 +1969,12 @@ CREATE INDEX alert_message_keys_campaign_idx ON public.alert_message_keys USING 
 CREATE UNIQUE INDEX alert_message_keys_case_insensitive_key ON public.alert_message_keys USING btree (tenant_id, app_id, lower((message_key)::text));
 
 --
+-- Name: app_keys_app_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX app_keys_app_idx ON public.app_keys USING btree (tenant_id, app_id, id);
+
+--
 -- Name: audit_log_tenant_at_idx; Type: INDEX; Schema: public
 --
 
@@ -1956,6 +2063,12 @@ CREATE TRIGGER alert_message_keys_audit AFTER INSERT OR DELETE OR UPDATE ON publ
 --
 
 CREATE TRIGGER alert_message_keys_guard BEFORE DELETE OR UPDATE ON public.alert_message_keys FOR EACH ROW EXECUTE FUNCTION public.herald_message_keys_guard();
+
+--
+-- Name: app_keys app_keys_guard; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER app_keys_guard BEFORE INSERT OR UPDATE ON public.app_keys FOR EACH ROW EXECUTE FUNCTION public.herald_app_keys_guard();
 
 --
 -- Name: apps apps_audit; Type: TRIGGER; Schema: public
@@ -2060,6 +2173,20 @@ ALTER TABLE ONLY public.alert_contents
 
 ALTER TABLE ONLY public.alert_message_keys
     ADD CONSTRAINT alert_message_keys_campaign_fkey FOREIGN KEY (tenant_id, app_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, app_id, id, kind);
+
+--
+-- Name: app_keys app_keys_app_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.app_keys
+    ADD CONSTRAINT app_keys_app_fkey FOREIGN KEY (tenant_id, app_id) REFERENCES public.apps(tenant_id, id);
+
+--
+-- Name: app_keys app_keys_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.app_keys
+    ADD CONSTRAINT app_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
 
 --
 -- Name: apps apps_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -2172,6 +2299,12 @@ ALTER TABLE public.alert_contents ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.alert_message_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: app_keys; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.app_keys ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: apps; Type: ROW SECURITY; Schema: public
 --
 
@@ -2248,6 +2381,12 @@ CREATE POLICY herald_rows ON public.alert_contents USING (((tenant_id >= ( SELEC
 --
 
 CREATE POLICY herald_rows ON public.alert_message_keys USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
+-- Name: app_keys herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.app_keys USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
 -- Name: apps herald_rows; Type: POLICY; Schema: public
@@ -2556,6 +2695,12 @@ REVOKE ALL ON FUNCTION public.herald_ensure_access() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.herald_ensure_access_0016() FROM PUBLIC;
 
 --
+-- Name: FUNCTION herald_ensure_access_0022(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_ensure_access_0022() FROM PUBLIC;
+
+--
 -- Name: FUNCTION herald_ensure_event_partitions(month date); Type: ACL; Schema: public
 --
 
@@ -2664,6 +2809,68 @@ GRANT INSERT(assigned_at) ON TABLE public.alert_message_keys TO herald_tenant;
 --
 
 GRANT SELECT,USAGE ON SEQUENCE public.alert_message_keys_seq_seq TO herald_operator;
+
+--
+-- Name: TABLE app_keys; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.app_keys TO herald_operator;
+GRANT SELECT ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(tenant_id) ON TABLE public.app_keys TO herald_operator;
+GRANT INSERT(tenant_id) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.app_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(app_id) ON TABLE public.app_keys TO herald_operator;
+GRANT INSERT(app_id) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.name; Type: ACL; Schema: public
+--
+
+GRANT INSERT(name) ON TABLE public.app_keys TO herald_operator;
+GRANT INSERT(name) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.key_hash; Type: ACL; Schema: public
+--
+
+GRANT INSERT(key_hash) ON TABLE public.app_keys TO herald_operator;
+GRANT INSERT(key_hash) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.key_hint; Type: ACL; Schema: public
+--
+
+GRANT INSERT(key_hint) ON TABLE public.app_keys TO herald_operator;
+GRANT INSERT(key_hint) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.revoked_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(revoked_at) ON TABLE public.app_keys TO herald_operator;
+GRANT UPDATE(revoked_at) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: COLUMN app_keys.revoked_by; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(revoked_by) ON TABLE public.app_keys TO herald_operator;
+GRANT UPDATE(revoked_by) ON TABLE public.app_keys TO herald_tenant;
+
+--
+-- Name: SEQUENCE app_keys_id_seq; Type: ACL; Schema: public
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.app_keys_id_seq TO herald_operator;
 
 --
 -- Name: TABLE apps; Type: ACL; Schema: public

@@ -13,6 +13,8 @@ import PostgresClient
 //   herald-benchmark apply [APPS] [CAMPAIGNS] [RUNS]  campaigns as code: apply the exported site
 //                                           (default 1000 20) into an empty database, again
 //                                           unchanged, with one change, and export (RUNS times, default 3)
+//   herald-benchmark collect [SECONDS] [CONNECTIONS] [RUNS]  `herald collect` under wrk (default 120 1000 1),
+//                                           beside `events ingest` of as many events from a file
 //   herald-benchmark serve [APPS] [CAMPAIGNS] the publish fixture in a throwaway server, its conninfo
 //                                           printed, kept until standard input ends (for profiling)
 
@@ -231,6 +233,9 @@ do {
         try runApplyBenchmark(apps: apps, campaignsPerApp: campaigns, runs: max(1, arguments.dropFirst(2).first ?? 3))
     } else if CommandLine.arguments.dropFirst().first == "serve" {
         try serveFixture()
+    } else if CommandLine.arguments.dropFirst().first == "collect" {
+        try runCollectBenchmark(
+            seconds: arguments.first ?? 120, connections: arguments.dropFirst().first ?? 1_000, runs: max(1, arguments.dropFirst(2).first ?? 1))
     } else if CommandLine.arguments.dropFirst().first == "events" {
         try runEventsBenchmark(events: arguments.first ?? 1_000_000, total: arguments.dropFirst().first ?? 10_000_000)
     } else {

@@ -29,6 +29,7 @@ struct Herald: ParsableCommand {
             PreviewCommand.self,
             BoardCommand.self,
             EventsCommand.self,
+            CollectCommand.self,
             ReportCommand.self,
             DbCommand.self,
             WhoamiCommand.self,

@@ -356,6 +356,27 @@ enum ShellScript {
         }
     }
 
+    /// The collector service runs `herald collect` on the port deploy/nginx.conf passes /v1/ to,
+    /// and nginx passes nothing else of it (no /metrics, /healthz or /readyz on the internet).
+    @Test func theCollectorRunsHeraldCollectWhereNginxSendsV1() throws {
+        let compose = try ComposeFile()
+        let collector = try compose.service("collector")
+        let commands = try ShellScript.heraldCommands(ComposeFile.shellText(collector["command"]))
+        #expect(commands.contains { $0.count >= 2 && $0[1] == "migrate" }, "no `herald migrate` in \(commands)")
+        let collect = try #require(commands.first { $0.count >= 2 && $0[1] == "collect" }, "no `herald collect` in \(commands)")
+        let listen = try #require(ShellScript.option("--listen", in: collect), "`herald collect` without --listen")
+        let port = try #require(listen.split(separator: ":").last.map(String.init))
+        #expect(listen.hasPrefix("0.0.0.0:"), "\(listen): other containers cannot reach it")
+        let help = try HeraldCLI(database: nil).run(["collect", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("  --listen "), "\(help)")
+        #expect((try compose.environment("collector"))["HERALD_DATABASE_URL"]?.hasSuffix("@postgres:5432/herald") == true)
+
+        let nginx = NginxConfig.withoutComments(try DeployFiles.text(DeployFiles.nginxConfig))
+        #expect(nginx.contains("location ^~ /v1/ {"), "nginx passes no /v1/ to the collector")
+        #expect(nginx.contains("set $herald_collector http://collector:\(port);"), "nginx does not name the collector's port \(port)")
+        #expect(NginxConfig.directives("proxy_pass", in: nginx) == ["$herald_collector"], "only /v1/ is passed on")
+    }
+
     @Test func theShellSplitterFindsHeraldCommands() throws {
         let script = "herald migrate && while true; do herald publish --out '/srv/my site' --quiet; sleep 60; done"
         #expect(try ShellScript.heraldCommands(script) == [["herald", "migrate"], ["herald", "publish", "--out", "/srv/my site", "--quiet"]])

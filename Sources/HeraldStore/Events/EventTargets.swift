@@ -39,14 +39,16 @@ struct EventTargets {
         return targets
     }
 
-    /// The ids of the event's campaign, or why it has none.
-    func resolve(_ event: DeliveryEvent) -> Result<IDs, EventProblem> {
+    /// The ids of the event's campaign, or why it has none. `namingOtherTenants: false` never
+    /// says that another tenant has the campaign (for devices, which must learn nothing of
+    /// other tenants).
+    func resolve(_ event: DeliveryEvent, namingOtherTenants: Bool = true) -> Result<IDs, EventProblem> {
         let tenant = event.tenant.rawValue
         let app = event.app.rawValue
         let campaign = event.campaign.rawValue
         if let ids = campaigns[Key(tenant: tenant, app: app, campaign: campaign)] { return .success(ids) }
         guard tenants.contains(tenant) else { return .failure(EventProblem("unknown tenant \"\(tenant)\"")) }
-        if let others = campaignTenants["\(app)/\(campaign)"], !others.contains(tenant) {
+        if namingOtherTenants, let others = campaignTenants["\(app)/\(campaign)"], !others.contains(tenant) {
             return .failure(EventProblem("campaign \"\(app)/\(campaign)\" belongs to another tenant, not \"\(tenant)\""))
         }
         guard apps.contains("\(tenant)/\(app)") else { return .failure(EventProblem("unknown app \"\(app)\" in tenant \"\(tenant)\"")) }

@@ -11,11 +11,14 @@ struct StagedEvent {
     let microseconds: Int64
     /// The UTC day of `at`, as a date holds it.
     let day: Int32
+    /// Its place in the batch as given.
+    let position: Int
 
-    init(record: EventRecord, event: DeliveryEvent, ids: EventTargets.IDs) {
+    init(record: EventRecord, event: DeliveryEvent, ids: EventTargets.IDs, position: Int) {
         self.record = record
         self.event = event
         self.ids = ids
+        self.position = position
         microseconds = EventClock.microsecondsSince2000(event.at)
         day = EventClock.daysSince2000(microseconds: microseconds)
     }

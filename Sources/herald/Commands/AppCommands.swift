@@ -8,7 +8,7 @@ struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
         abstract: "Create, inspect and change a tenant's apps.",
-        subcommands: [Create.self, List.self, Show.self, Update.self])
+        subcommands: [Create.self, List.self, Show.self, Update.self, AppKeyCommand.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,0 +1,138 @@
+import CoreMetrics
+import Foundation
+import HeraldCore
+import HeraldJobs
+import Hummingbird
+import NIOCore
+
+/// `POST /v1/events`: every refusal with its status and nothing stored; 200 with the counts
+/// only after the batch's transaction committed.
+struct EventsEndpoint: Sendable {
+    let collector: EventCollector
+    let configuration: CollectorConfiguration
+    let metrics: CollectorMetrics
+    let activity: ActivityLog
+
+    func handle(_ request: Request) async -> Response {
+        metrics.inFlight.increment()
+        defer { metrics.inFlight.decrement() }
+        let started = ContinuousClock.now
+        let (response, outcome) = await respond(request)
+        let seconds = (ContinuousClock.now - started).inSeconds
+        let status = response.status.code
+        metrics.requestFinished(status: status)
+        metrics.requestSeconds.recordSeconds(seconds)
+        if let outcome { metrics.events(accepted: outcome.accepted, duplicate: outcome.duplicate, rejected: outcome.rejected.count) }
+        activity.record(
+            status: status, seconds: seconds, accepted: outcome?.accepted ?? 0, duplicate: outcome?.duplicate ?? 0,
+            rejected: outcome?.rejected.count ?? 0)
+        return response
+    }
+
+    private func respond(_ request: Request) async -> (Response, CollectedOutcome?) {
+        // Who first: a request without a key in force learns nothing else, and sends no body.
+        guard let scope = collector.authenticate(authorization: request.headers[.authorization]) else {
+            return (
+                Self.refusal(
+                    .unauthorized, "missing, unknown or revoked app key: send Authorization: Bearer <app key>",
+                    extra: [.wwwAuthenticate: "Bearer realm=\"herald\""]), nil
+            )
+        }
+        guard let format = Self.format(request.headers[.contentType]) else {
+            return (
+                Self.refusal(
+                    .unsupportedMediaType,
+                    "Content-Type must be application/x-ndjson (one event per line) or application/json (an array of events)"),
+                nil
+            )
+        }
+        if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
+            return (Self.refusal(.unsupportedMediaType, "send the body uncompressed (no Content-Encoding)"), nil)
+        }
+        let limit = configuration.maxBodyBytes
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
+        } catch {
+            return (Self.refusal(.requestTimeout, "the body did not arrive whole"), nil)
+        }
+        let records: [EventRecord]
+        do {
+            records = try CollectedBatch.records(Array(body.readableBytesView), format: format, tenant: scope.tenant, app: scope.app)
+        } catch .tooManyEvents(let limit) {
+            return (Self.refusal(.contentTooLarge, CollectedBodyProblem.tooManyEvents(limit: limit).description), nil)
+        } catch {
+            return (Self.refusal(.badRequest, error.description), nil)
+        }
+        if let wait = collector.admit(scope, events: records.count) {
+            return (
+                Self.refusal(
+                    .tooManyRequests, "this app key sends more events than the collector takes: retry after \(wait) s",
+                    extra: [.retryAfter: String(wait)]), nil
+            )
+        }
+        metrics.queued.increment(by: Double(records.count))
+        let result = await collector.store(records)
+        metrics.queued.decrement(by: Double(records.count))
+        switch result {
+        case .success(let outcome):
+            return (Self.json(.ok, Self.acknowledgement(outcome)), outcome)
+        case .failure(.unavailable):
+            let wait = String(configuration.unavailableRetryAfterSeconds)
+            return (Self.refusal(.serviceUnavailable, "the event store is unavailable: nothing was stored; retry later", extra: [.retryAfter: wait]), nil)
+        case .failure(.overloaded), .failure(.stopping):
+            return (Self.refusal(.serviceUnavailable, "the collector is busy: nothing was stored; retry shortly", extra: [.retryAfter: "1"]), nil)
+        case .failure(.failed):
+            return (Self.refusal(.internalServerError, "the event store failed: nothing was stored; retry later"), nil)
+        }
+    }
+
+    /// The body format a Content-Type names (parameters such as charset aside).
+    static func format(_ contentType: String?) -> CollectedBodyFormat? {
+        guard let contentType else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        switch type {
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines": return .ndjson
+        case "application/json": return .jsonArray
+        default: return nil
+        }
+    }
+
+    private static func tooLarge(_ limit: Int) -> String {
+        "the body is larger than \(limit >> 20) MiB: send fewer events per request"
+    }
+
+    /// `{"accepted":N,"duplicate":N,"rejected":[{"index":I,"reason":"…"}]}`
+    static func acknowledgement(_ outcome: CollectedOutcome) -> String {
+        let rejected = outcome.rejected.map { "{\"index\":\($0.index),\"reason\":\(JSONText.quoted($0.reason))}" }
+        return "{\"accepted\":\(outcome.accepted),\"duplicate\":\(outcome.duplicate),\"rejected\":[\(rejected.joined(separator: ","))]}"
+    }
+
+    static func refusal(_ status: HTTPResponse.Status, _ message: String, extra: HTTPFields = [:]) -> Response {
+        json(status, "{\"error\":\(JSONText.quoted(message))}", extra: extra)
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String, extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension Duration {
+    var inSeconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
+
+extension CoreMetrics.Timer {
+    func recordSeconds(_ seconds: Double) {
+        recordNanoseconds(Int64(seconds * 1e9))
+    }
+}

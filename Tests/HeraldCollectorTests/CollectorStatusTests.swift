@@ -1,0 +1,190 @@
+import Foundation
+import HeraldTestSupport
+import PostgresClient
+import Testing
+
+/// Every answer `herald collect` gives, from a real process on a real PostgreSQL: 200 only
+/// once the events are committed and in the reports; every refusal with its status, and nothing
+/// stored for it.
+@Suite struct CollectorStatusTests {
+    @Test func anAcknowledgedEventIsAlreadyInTheReportsAndDuplicatesCountOnce() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            for n in 0..<5 {
+                let reply = try collector.post(CollectorFixture.events(1, first: n), key: key)
+                #expect(reply.status == 200 && reply.accepted == 1 && reply.duplicate == 0, "\(reply)")
+                // No lag: at the moment of the 200 the event is in reporting.campaign_summary.
+                #expect(try CollectorFixture.stored(database).summary == n + 1)
+            }
+            let again = try collector.post(CollectorFixture.events(5), key: key)
+            #expect(again.status == 200 && again.accepted == 0 && again.duplicate == 5, "\(again)")
+            #expect(again.headers["content-type"] == "application/json")
+
+            // A JSON array works as NDJSON does; an id twice in one batch counts once.
+            let lines = CollectorFixture.events(3, first: 10).split(separator: "\n")
+            let array = "[" + (lines + [lines[0]]).joined(separator: ",") + "]"
+            let fromArray = try collector.post(array, key: key, contentType: "application/json; charset=utf-8")
+            #expect(fromArray.status == 200 && fromArray.accepted == 3 && fromArray.duplicate == 1, "\(fromArray)")
+            let stored = try CollectorFixture.stored(database)
+            #expect(stored.ids == 8 && stored.raw == 8 && stored.summary == 8)
+            #expect(try rollupDisagreements(Connection(configuration: database)).differences == 0)
+        }
+    }
+
+    @Test func badEventsAreRejectedAloneWithTheirIndexAndTheRestLands() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            let good = CollectorFixture.events(2, first: 100).split(separator: "\n").map(String.init)
+            let otherTenant = good[0].replacingOccurrences(of: "00000000-0000-4000-8000-000000000100", with: "00000000-0000-4000-8000-000000000900")
+                .replacingOccurrences(of: "{", with: #"{"tenant":"globex","#)
+            let otherApp = good[0].replacingOccurrences(of: "00000000-0000-4000-8000-000000000100", with: "00000000-0000-4000-8000-000000000901")
+                .replacingOccurrences(of: "{", with: #"{"app":"radar","#)
+            let ownTenantNamed = good[1].replacingOccurrences(of: "{", with: #"{"tenant":"acme","app":"weather","#)
+            let unknownCampaign = good[0].replacingOccurrences(of: "00000000-0000-4000-8000-000000000100", with: "00000000-0000-4000-8000-000000000902")
+                .replacingOccurrences(of: #""campaign":"welcome""#, with: #""campaign":"no-such-campaign""#)
+            let body = [good[0], "not json", otherTenant, "", otherApp, ownTenantNamed, unknownCampaign].joined(separator: "\n")
+            let reply = try collector.post(body, key: key)
+            #expect(reply.status == 200, "\(reply)")
+            #expect(reply.accepted == 2, "\(reply)")
+            let rejected = reply.rejected
+            #expect(rejected.map { $0["index"] as? Int } == [1, 2, 3, 5], "\(reply)")
+            let reasons = rejected.compactMap { $0["reason"] as? String }
+            #expect(reasons.count == 4 && reasons[1].contains("tenant \"globex\" is not this app key's tenant"), "\(reasons)")
+            #expect(reasons.count == 4 && reasons[2].contains("app \"radar\" is not this app key's app"), "\(reasons)")
+            #expect(reasons.count == 4 && reasons[3] == "unknown campaign \"no-such-campaign\" in acme/weather", "\(reasons)")
+            #expect(try CollectorFixture.stored(database).ids == 2)
+        }
+    }
+
+    @Test func everyRefusedRequestHasItsStatusAndStoresNothing() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let revoked = try CollectorFixture.newKey(database, tenant: "acme", app: "weather")
+            let revokedID = try CollectorFixture.count(database, "SELECT max(id)::int AS n FROM app_keys")
+            try HeraldCLI(database: database).succeed(["app", "key", "revoke", "weather", String(revokedID), "--tenant", "acme"])
+            let collector = try RunningCollector(database: database)
+            let before = try HeraldFixtures.fingerprint(database)
+            let events = CollectorFixture.events(3)
+
+            for badKey: String? in [nil, "hrk_" + String(repeating: "A", count: 43), "not-a-key", revoked] {
+                let reply = try collector.post(events, key: badKey)
+                #expect(reply.status == 401, "\(String(describing: badKey)): \(reply)")
+                #expect(reply.headers["www-authenticate"]?.hasPrefix("Bearer") == true, "\(reply)")
+                #expect(reply.json["error"] as? String == "missing, unknown or revoked app key: send Authorization: Bearer <app key>")
+            }
+            #expect(try collector.post(events, key: key, contentType: "text/plain").status == 415)
+            #expect(try collector.post(events, key: key, contentType: "application/x-ndjson", headers: ["Content-Encoding": "gzip"]).status == 415)
+            // Over 1 MiB: refused by its Content-Length, and by its bytes when it has none (chunked).
+            let big = String(repeating: " ", count: (1 << 20) + 1)
+            #expect(try collector.post(big, key: key).status == 413)
+            #expect(try chunked(collector.port, key: key, body: big).status == 413)
+            let tooMany = CollectorFixture.events(1_001)
+            let many = try collector.post(tooMany, key: key)
+            #expect(many.status == 413 && (many.json["error"] as? String)?.contains("at most 1000 events") == true, "\(many)")
+            for garbage in ["", "\n\n", "this is not json\nnor this", "<html></html>"] {
+                let reply = try collector.post(garbage, key: key)
+                #expect(reply.status == 400, "\(garbage.debugDescription): \(reply)")
+            }
+            for garbage in ["[", "[{}", "{\"a\":1} trailing", "[1,]"] {
+                let reply = try collector.post(garbage, key: key, contentType: "application/json")
+                #expect(reply.status == 400, "\(garbage.debugDescription): \(reply)")
+            }
+            #expect(try collector.get("/v1/nothing").status == 404)
+            #expect(try HeraldFixtures.fingerprint(database) == before)
+        }
+    }
+
+    @Test func aKeyPastItsRateGets429WithRetryAfterAndNothingStored() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database, arguments: ["--key-rate", "10", "--key-burst", "20"])
+            // A burst of twice the rate, then refusals.
+            let first = try collector.post(CollectorFixture.events(20), key: key)
+            #expect(first.status == 200, "\(first)")
+            let before = try HeraldFixtures.fingerprint(database)
+            let refused = try collector.post(CollectorFixture.events(10, first: 20), key: key)
+            #expect(refused.status == 429, "\(refused)")
+            #expect(Int(refused.headers["retry-after"] ?? "") ?? 0 >= 1, "\(refused)")
+            #expect(try HeraldFixtures.fingerprint(database) == before)
+        }
+    }
+
+    @Test func healthReadinessAndMetrics() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            #expect(try collector.get("/healthz").status == 200)
+            #expect(try collector.get("/readyz").status == 200)
+            #expect(try collector.post(CollectorFixture.events(4), key: key).status == 200)
+            #expect(try collector.post(CollectorFixture.events(1), key: nil).status == 401)
+            let metrics = try collector.get("/metrics")
+            #expect(metrics.status == 200)
+            for line in [
+                #"herald_collect_requests_total{status="200"} 1"#, #"herald_collect_requests_total{status="401"} 1"#,
+                #"herald_collect_events_total{outcome="accepted"} 4"#, "herald_collect_commit_seconds_count 1",
+                "herald_collect_requests_in_flight", "herald_collect_request_seconds_bucket",
+            ] {
+                #expect(metrics.body.contains(line), "\(line) missing from:\n\(metrics.body)")
+            }
+        }
+    }
+
+    @Test func slowClientsAndEndlessBodiesAreCutOff() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database, arguments: ["--read-timeout", "1"])
+            // Slowloris: a head that never ends.
+            let slow = try RawHTTP.connect(port: collector.port)
+            defer { close(slow) }
+            try RawHTTP.send(slow, Array("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\n".utf8))
+            // A body that never ends.
+            let endless = try RawHTTP.connect(port: collector.port)
+            defer { close(endless) }
+            try RawHTTP.send(
+                endless,
+                Array("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n{".utf8))
+            let started = Date()
+            _ = RawHTTP.readAll(slow)
+            _ = RawHTTP.readAll(endless)
+            let waited = Date().timeIntervalSince(started)
+            #expect(waited < 10, "the connections were held \(waited) s")
+            // The collector still serves.
+            #expect(try collector.post(CollectorFixture.events(2), key: key).status == 200)
+            #expect(try CollectorFixture.stored(database).ids == 2)
+        }
+    }
+
+    @Test func oneActivityLineAMinuteNeverOnePerRequest() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database, arguments: ["--activity-log-seconds", "2"])
+            for n in 0..<30 { _ = try collector.post(CollectorFixture.events(1, first: n), key: key) }
+            usleep(2_500_000)
+            usleep(2_500_000)  // an idle window: no line
+            let lines = collector.log.split(separator: "\n").filter { $0.contains("request(s)") }
+            #expect(lines.count == 1, "\(collector.log)")
+            #expect(lines.first?.contains("30 request(s) (200: 30) · events accepted 30") == true, "\(collector.log)")
+            #expect(lines.first?.contains("p99") == true)
+        }
+    }
+
+    /// A POST whose body comes chunked (no Content-Length).
+    private func chunked(_ port: Int, key: String, body: String) throws -> HTTPReply {
+        let socket = try RawHTTP.connect(port: port)
+        defer { close(socket) }
+        var request = "POST /v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(key)\r\n"
+        request += "Content-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+        try RawHTTP.send(socket, Array(request.utf8))
+        let bytes = Array(body.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let chunk = bytes[offset..<min(offset + 65_536, bytes.count)]
+            try? RawHTTP.send(socket, Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8))
+            offset += chunk.count
+        }
+        try? RawHTTP.send(socket, Array("0\r\n\r\n".utf8))
+        return try RawHTTP.parse(RawHTTP.readAll(socket))
+    }
+}
