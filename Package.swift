@@ -21,18 +21,13 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // libpq's header (libpq-dev) and the functions PostgresClient calls, which load libpq.so.5
+        // on the first call: a command that never connects never pays for mapping it.
+        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
-        // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published files.
-        .systemLibrary(
-            name: "CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
-        ),
+        // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published
+        // files (libssl-dev's header), loaded on the first digest.
+        .target(name: "CLibCrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
         // Campaigns files are parsed here, into the same domain values and rules everything
         // else uses, with every problem reported at its path; that needs YAML's node tree.
@@ -55,7 +50,12 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs", "HeraldBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The release binary carries the Swift runtime and Foundation (as
+            // `--static-swift-stdlib` does): nothing of them to find, map and relocate at each
+            // start (herald --version: 25 ms linked against the shared ones). It needs only glibc
+            // and libstdc++ then, and loads libpq and libcrypto when a command uses them.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "PostgresClient", "HeraldStore"]),
         // `scripts/benchmark-publish`: numbers, not tests.

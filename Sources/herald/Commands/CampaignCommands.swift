@@ -20,6 +20,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a campaign (as a draft; `campaign activate` publishes it).",
             discussion: """
                 The key is the campaign's permanent identity (a banner's notification id): it never changes and is never reused in the app, even after archive.
@@ -85,6 +86,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List campaigns of a tenant (or of one app).",
             discussion: "Example: herald campaign list --tenant acme --app weather --status active")
         @OptionGroup var tenant: TenantOption
@@ -130,6 +132,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one campaign with its conditions and content.",
             discussion: "Example: herald campaign show spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
@@ -154,6 +157,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change a campaign's name, schedule, priority, locales, message key or content.",
             discussion: """
                 Content flags change the content of one locale (--locale, default the app's default locale), keeping what they do not mention: \
@@ -222,6 +226,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Activate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "activate",
             abstract: "Activate a campaign (publish it while its schedule runs).",
             discussion: """
                 Refuses a campaign that could not be published, and says why. An archived campaign comes back \
@@ -238,6 +243,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pause",
             abstract: "Pause a campaign (stop publishing it; keep everything).",
             discussion: "Example: herald campaign pause spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
@@ -248,6 +254,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Archive: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "archive",
             abstract: "Archive a campaign (stop publishing it for good; its key stays reserved).",
             discussion: "Example: herald campaign archive spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
