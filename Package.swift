@@ -50,12 +50,7 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs", "HeraldBoard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // The release binary carries the Swift runtime and Foundation (as
-            // `--static-swift-stdlib` does): nothing of them to find, map and relocate at each
-            // start (herald --version: 25 ms linked against the shared ones). It needs only glibc
-            // and libstdc++ then, and loads libpq and libcrypto when a command uses them.
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            ]
         ),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "PostgresClient", "HeraldStore"]),
         // `scripts/benchmark-publish`: numbers, not tests.
