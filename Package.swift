@@ -32,21 +32,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // libpq's header (libpq-dev) and the functions PostgresClient calls, which load libpq.so.5
+        // on the first call: a command that never connects never pays for mapping it.
+        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         // A PostgreSQL cluster of one's own (initdb, start, stop, who may connect): Herald's
         // local database and the tests' throwaway servers.
         .target(name: "PostgresServer", dependencies: ["PostgresClient"]),
-        // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published files.
-        .systemLibrary(
-            name: "CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
-        ),
+        // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published
+        // files (libssl-dev's header), loaded on the first digest.
+        .target(name: "CLibCrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
         // Campaigns files are parsed here, into the same domain values and rules everything
         // else uses, with every problem reported at its path; that needs YAML's node tree.

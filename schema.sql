@@ -726,14 +726,15 @@ CREATE FUNCTION public.herald_login() RETURNS TABLE(login text, kind text, tenan
     SET search_path TO 'pg_catalog', 'pg_temp'
     SET row_security TO 'on'
     AS $$
-        SELECT session_user::text, g.kind, g.tenant_id, t.slug::text
+        SELECT session_user::text, g.kind, g.tenant_id,
+               CASE WHEN g.tenant_id IS NOT NULL THEN public.herald_tenant_slug(g.tenant_id) END
         FROM (
             SELECT 1 AS rank, 'operator' AS kind, o.tenant_id FROM public.operator_grants o WHERE o.role_name = session_user
             UNION ALL
             SELECT 2, 'analyst', r.tenant_id FROM public.reporting_grants r WHERE r.role_name = session_user
             UNION ALL
             SELECT 3, 'owner', NULL
-            WHERE CASE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = 'herald_operator')
+            WHERE CASE WHEN to_regrole('herald_operator') IS NOT NULL
                        THEN pg_has_role(session_user, 'herald_operator', 'MEMBER')
                        ELSE true END  -- restored on a server without Herald's roles: `herald migrate` makes them
             UNION ALL
@@ -741,7 +742,6 @@ CREATE FUNCTION public.herald_login() RETURNS TABLE(login text, kind text, tenan
             ORDER BY 1
             LIMIT 1
         ) g
-        LEFT JOIN public.tenants t ON t.id = g.tenant_id
     $$;
 
 ALTER FUNCTION public.herald_login() OWNER TO herald_operator;
@@ -929,6 +929,15 @@ BEGIN
     RETURN (SELECT g.tenant_id FROM public.operator_grants g WHERE g.role_name = session_user LIMIT 1);
 END
 $$;
+
+--
+-- Name: herald_tenant_slug(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_tenant_slug(tenant_id bigint) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$ SELECT t.slug::text FROM public.tenants t WHERE t.id = tenant_id $$;
 
 --
 -- Name: herald_touch_updated_at(); Type: FUNCTION; Schema: public

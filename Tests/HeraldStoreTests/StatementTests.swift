@@ -148,7 +148,7 @@ import Testing
             statement(AuditChanges(since: nil, actor: nil, app: nil, campaign: nil, limit: 1)),
             statement(GrantOperator(role: "r", tenantID: 1, password: nil)), statement(RevokeOperator(role: "r", tenantID: 1)),
             statement(TenantOperators(tenantID: 1)),
-            statement(SetActor(actor: "a")), statement(SetTenant(tenantID: 1)),
+            statement(EnterRole(tenantID: "1", role: "herald_tenant")),
             statement(RecordMigration(name: "0001_x.sql", checksum: "c")),
             statement(LocalDatabaseExists(name: "herald")),
         ]

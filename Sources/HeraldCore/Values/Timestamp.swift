@@ -23,9 +23,17 @@ public enum Timestamp {
         var time = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        // "%04d-%02d-%02dT%02d:%02d:%02dZ" written out: String(format:) went through Foundation's
+        // formatter, whose first use cost about 0.3 ms of every command that prints a time.
+        return "\(zeroPadded(Int(parts.tm_year) + 1900, 4))-\(zeroPadded(Int(parts.tm_mon) + 1, 2))-\(zeroPadded(Int(parts.tm_mday), 2))"
+            + "T\(zeroPadded(Int(parts.tm_hour), 2)):\(zeroPadded(Int(parts.tm_min), 2)):\(zeroPadded(Int(parts.tm_sec), 2))Z"
+    }
+
+    /// `value` as printf's `%0<width>d` writes it: the sign, then zeros up to `width` characters.
+    static func zeroPadded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let sign = value < 0 ? "-" : ""
+        return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
     }
 }
 

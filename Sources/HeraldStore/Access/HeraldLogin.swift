@@ -25,10 +25,11 @@ public struct HeraldLogin: Sendable, Equatable {
     /// The tenant this login is bound to when it operates one tenant only.
     public var operatedTenant: Slug? { kind == .tenantOperator ? tenant : nil }
 
-    static func read(_ connection: Connection) throws -> HeraldLogin {
+    /// `functionIsKnown`: the schema is known to be current, so herald_login() is there.
+    static func read(_ connection: Connection, functionIsKnown: Bool = false) throws -> HeraldLogin {
         // Before the migrations that know logins, whoever connects is the owner migrating.
-        let known = try connection.query(.heraldLoginExists)
-        guard try known.first?.decode("known", as: Bool.self) == true else {
+        let known = try functionIsKnown || connection.query(.heraldLoginExists).first?.decode("known", as: Bool.self) == true
+        guard known else {
             let name: String = try connection.query(.sessionLogin)[0].decode("login")
             return HeraldLogin(name: name, kind: .owner, tenant: nil, tenantID: nil)
         }

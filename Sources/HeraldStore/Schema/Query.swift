@@ -81,9 +81,7 @@ enum Query: String, CaseIterable, Sendable {
     case revokeOperator = "revoke-operator"
     case tenantOperators = "tenant-operators"
     // session.sql
-    case setActor = "set-actor"
-    case setTenant = "set-tenant"
-    case clearTenant = "clear-tenant"
+    case enterRole = "enter-role"
     // migrator.sql
     case migrationLedgerExists = "migration-ledger-exists"
     case createMigrationLedger = "create-migration-ledger"
@@ -115,9 +113,7 @@ enum Query: String, CaseIterable, Sendable {
     }
 
     /// Every file of `queries/` this binary carries, read once.
-    static let embedded = NamedStatements(files: embeddedQueryFiles.map { file in
-        (file.name, Data(base64Encoded: file.base64).flatMap { String(data: $0, encoding: .utf8) })
-    })
+    static let embedded = NamedStatements(files: embeddedQueryFiles.map { ($0.name, $0.text) })
 }
 
 /// Statements in listmonk's (goyesql's) form: each starts at a `-- name: some-name` line
@@ -128,7 +124,8 @@ struct NamedStatements {
     /// What is wrong with the files, if anything (the tests require none).
     private(set) var problems: [String] = []
 
-    /// `files`: name and text (nil when the build plugin's bytes were not UTF-8).
+    /// `files`: name and text (nil when a file's bytes were not UTF-8: the build plugin refuses
+    /// such a file, so only the tests pass nil).
     init(files: [(name: String, text: String?)]) {
         for (file, text) in files {
             guard let text else {

@@ -1,11 +1,7 @@
-// queries/session.sql (`clear-tenant` takes no parameters).
+// queries/session.sql.
 
-struct SetActor: Statement {
-    static let query = Query.setActor
-    let actor: String
-}
-
-struct SetTenant: Statement {
-    static let query = Query.setTenant
-    let tenantID: Int64
+struct EnterRole: Statement {
+    static let query = Query.enterRole
+    let tenantID: String
+    let role: String
 }

@@ -26,8 +26,11 @@ public final class Connection {
     /// The statements prepared on this connection so far, by name.
     private var prepared: [String: SQL] = [:]
 
-    public init(configuration: ConnectionConfiguration) throws {
+    /// `settings`: the caller's own session settings (`set_config(name, value, false)`), set in
+    /// the statement that sets the connection's: no round trip of their own.
+    public init(configuration: ConnectionConfiguration, settings: KeyValuePairs<String, String> = [:]) throws {
         self.configuration = configuration
+        try Self.loadLibPQ()
         guard let handle = PQconnectdb(configuration.conninfo) else {
             throw PostgresError(kind: .connection, message: "out of memory connecting to \(configuration.redactedDescription)")
         }
@@ -41,15 +44,25 @@ public final class Connection {
         self.handle = handle
         // Server notices (e.g. "already a member of role") are not ours to print.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // The caller's as `set_config($1, $2, false), …`: names and values are parameters.
+        let callers = UnsafeSQL(settings.indices.map { ", set_config($\(2 * $0 + 1), $\(2 * $0 + 2), false)" }.joined())
         try execute(
             """
             SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false),
-                   set_config('client_encoding', 'UTF8', false), set_config('IntervalStyle', 'iso_8601', false)
-            """)
+                   set_config('client_encoding', 'UTF8', false), set_config('IntervalStyle', 'iso_8601', false)\(callers)
+            """,
+            settings.flatMap { [$0.key, $0.value] })
     }
 
     deinit {
         PQfinish(handle)
+    }
+
+    /// libpq is loaded on first use (see CLibPQ): a system without it is said in words here.
+    static func loadLibPQ() throws {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard !herald_libpq_load(&reason, reason.count) else { return }
+        throw PostgresError(kind: .connection, message: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     public static func ping(_ configuration: ConnectionConfiguration) -> PingResult {

@@ -13,8 +13,14 @@ public struct ConnectionConfiguration: Sendable, Equatable {
     /// Builds a key=value conninfo, quoting every value (libpq's rules: `'…'`, with `\'` and `\\`).
     public init(keywords: [String: String]) {
         conninfo = keywords.sorted { $0.key < $1.key }.map { key, value in
-            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
-            return "\(key)='\(escaped)'"
+            // Escaped by hand: Foundation's replacingOccurrences, the first use of its string
+            // machinery, cost about 0.3 ms of every command that opens the local database.
+            var quoted = "\(key)='"
+            for character in value {
+                if character == "\\" || character == "'" { quoted.append("\\") }
+                quoted.append(character)
+            }
+            return quoted + "'"
         }
         .joined(separator: " ")
     }

@@ -12,6 +12,7 @@ struct AppCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create an app.",
             discussion: """
                 Example:
@@ -55,6 +56,7 @@ struct AppCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List a tenant's apps.", discussion: "Example: herald app list --tenant acme")
         @OptionGroup var tenant: TenantOption
         @OptionGroup var output: JSONFlag
@@ -80,6 +82,7 @@ struct AppCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one app.", discussion: "Example: herald app show weather --tenant acme --json")
         @Argument(help: "App slug.") var slug: String
         @OptionGroup var tenant: TenantOption
@@ -108,6 +111,7 @@ struct AppCommand: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change an app: name, platform, bundle id, locales, default locale, base URL.",
             discussion: "Example: herald app update weather --tenant acme --add-locale fr --default-locale en")
 

@@ -27,6 +27,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a campaign (as a draft; `campaign activate` publishes it).",
             discussion: """
                 The key is the campaign's permanent identity (a banner's notification id): it never changes and is never reused in the app, even after archive.
@@ -89,6 +90,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List campaigns of a tenant (or of one app).",
             discussion: "Example: herald campaign list --tenant acme --app weather --status active")
         @OptionGroup var tenant: TenantOption
@@ -132,6 +134,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one campaign with its conditions and content.",
             discussion: "Example: herald campaign show spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
@@ -153,6 +156,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change a campaign's name, schedule, priority, locales, message key or content.",
             discussion: """
                 Content flags change the content of one locale (--locale, default the app's default locale), keeping what they do not mention: \
@@ -218,6 +222,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Activate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "activate",
             abstract: "Activate a campaign (publish it while its schedule runs).",
             discussion: """
                 Refuses a campaign that could not be published, and says why. An archived campaign comes back \
@@ -234,6 +239,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pause",
             abstract: "Pause a campaign (stop publishing it; keep everything).",
             discussion: "Example: herald campaign pause spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String
@@ -244,6 +250,7 @@ struct CampaignCommand: ParsableCommand {
 
     struct Archive: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "archive",
             abstract: "Archive a campaign (stop publishing it for good; its key stays reserved).",
             discussion: "Example: herald campaign archive spring-sale --tenant acme --app weather")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String

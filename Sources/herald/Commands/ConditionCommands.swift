@@ -21,6 +21,7 @@ struct ConditionCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add conditions (replacing the value of a type already in that group).",
             discussion: """
                 Example:
@@ -49,6 +50,7 @@ struct ConditionCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove conditions by type.",
             discussion: "Example: herald campaign condition remove spring-sale --app weather --any onWifi")
         @Argument(help: "Campaign key.", completion: Completions.campaigns) var key: String

@@ -30,6 +30,7 @@ struct DbCommand: ParsableCommand {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Which database Herald uses, and its state.", discussion: "Example: herald db status --json")
         @OptionGroup var output: JSONFlag
 
@@ -54,6 +55,7 @@ struct DbCommand: ParsableCommand {
 
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Create (on first use), start and migrate the local PostgreSQL.",
             discussion: "Example: HERALD_HOME=/srv/herald-data herald db start")
         @OptionGroup var output: JSONFlag
@@ -74,6 +76,7 @@ struct DbCommand: ParsableCommand {
 
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stop",
             abstract: "Stop the local PostgreSQL (the next herald command starts it again).",
             discussion: "Example: herald db stop")
         @OptionGroup var output: JSONFlag

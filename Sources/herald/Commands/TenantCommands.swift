@@ -139,6 +139,7 @@ struct TenantCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a tenant.",
             discussion: "Example: herald tenant create acme --name \"Acme Corp\"")
 
@@ -166,6 +167,7 @@ struct TenantCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List tenants.", discussion: "Example: herald tenant list --json")
 
         @OptionGroup var output: JSONFlag
@@ -188,6 +190,7 @@ struct TenantCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a tenant and its apps.", discussion: "Example: herald tenant show acme")
 
         @Argument(help: "Tenant slug.")

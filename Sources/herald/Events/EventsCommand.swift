@@ -12,6 +12,7 @@ struct EventsCommand: ParsableCommand {
 
     struct Ingest: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "ingest",
             abstract: "Store delivery events from an NDJSON or CSV file (or - for standard input).",
             discussion: """
                 One event per line (NDJSON) or per record (CSV with a header row), with the fields event_id (a UUID made \
@@ -122,6 +123,7 @@ struct EventsCommand: ParsableCommand {
 
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Drop whole months of raw events that end on or before a day; rollups and reports keep their totals.",
             discussion: """
                 Raw events are kept in one partition per month; pruning drops the months that end on or before --before \

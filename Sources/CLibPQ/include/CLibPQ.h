@@ -1,0 +1,22 @@
+#ifndef HERALD_CLIBPQ_H
+#define HERALD_CLIBPQ_H
+
+// libpq's API, as its own header declares it (Debian/Ubuntu: libpq-dev; elsewhere it may sit
+// directly in the include path). The functions PostgresClient calls are defined in
+// LibPQLoader.c, which loads libpq.so.5 when one is first called: see there why.
+#if __has_include(<postgresql/libpq-fe.h>)
+#include <postgresql/libpq-fe.h>
+#elif __has_include(<libpq-fe.h>)
+#include <libpq-fe.h>
+#else
+#error "libpq-fe.h not found: install libpq-dev (Debian/Ubuntu) or libpq (Homebrew)"
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/// Loads libpq if it is not loaded yet. False when it cannot be: `reason` then holds why
+/// (the loader's words, with the file names tried), NUL-terminated within `capacity`.
+bool herald_libpq_load(char *reason, size_t capacity);
+
+#endif
