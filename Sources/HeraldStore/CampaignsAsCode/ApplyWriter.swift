@@ -41,12 +41,7 @@ struct ApplyWriter {
         var rows = ApplyInsertApps()
         for app in apps {
             rows.slugs.append(app.slug.rawValue)
-            rows.names.append(app.name)
-            rows.platforms.append(app.platform.rawValue)
-            rows.bundleIDs.append(app.bundleID)
-            rows.defaultLocales.append(app.defaultLocale.rawValue)
-            rows.locales.append(Self.joined(app.locales))
-            rows.baseURLs.append(app.baseURL?.rawValue)
+            rows.appendColumns(of: app)
         }
         var ids: [String: Int64] = [:]
         for row in try connection.query(rows) { ids[try row.decode("slug", as: String.self)] = try row.decode("id", as: Int64.self) }
@@ -61,12 +56,7 @@ struct ApplyWriter {
         var rows = ApplyUpdateApps()
         for (id, app) in apps {
             rows.ids.append(id)
-            rows.names.append(app.name)
-            rows.platforms.append(app.platform.rawValue)
-            rows.bundleIDs.append(app.bundleID)
-            rows.defaultLocales.append(app.defaultLocale.rawValue)
-            rows.locales.append(Self.joined(app.locales))
-            rows.baseURLs.append(app.baseURL?.rawValue)
+            rows.appendColumns(of: app)
         }
         try connection.execute(rows)
     }
@@ -228,8 +218,8 @@ struct ApplyWriter {
 
     // MARK: Support
 
-    /// A locale list as one text (`de,en`); the statements split it again.
-    private static func joined(_ locales: [LocaleTag]) -> String {
+    /// A locale list as its column holds it (`en,de`).
+    static func joined(_ locales: [LocaleTag]) -> String {
         locales.map(\.rawValue).joined(separator: ",")
     }
 

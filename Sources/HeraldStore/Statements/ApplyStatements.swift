@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 
 // queries/apply.sql: each statement's rows as parallel arrays, one property per column.
 
@@ -7,13 +8,34 @@ struct ApplyMessageKeys: Statement {
     let appIDs: [Int64]
 }
 
-struct ApplyInsertApps: Statement {
+/// The columns an app's row has in both apply-insert-apps and apply-update-apps.
+protocol ApplyAppColumns {
+    var names: [String] { get set }
+    var platforms: [String] { get set }
+    var bundleIDs: [String] { get set }
+    var defaultLocales: [String] { get set }
+    var locales: [String] { get set }
+    var baseURLs: [String?] { get set }
+}
+
+extension ApplyAppColumns {
+    mutating func appendColumns(of app: AppSpec) {
+        names.append(app.name)
+        platforms.append(app.platform.rawValue)
+        bundleIDs.append(app.bundleID)
+        defaultLocales.append(app.defaultLocale.rawValue)
+        locales.append(ApplyWriter.joined(app.locales))
+        baseURLs.append(app.baseURL?.rawValue)
+    }
+}
+
+struct ApplyInsertApps: Statement, ApplyAppColumns {
     static let query = Query.applyInsertApps
     var slugs: [String] = [], names: [String] = [], platforms: [String] = [], bundleIDs: [String] = []
     var defaultLocales: [String] = [], locales: [String] = [], baseURLs: [String?] = []
 }
 
-struct ApplyUpdateApps: Statement {
+struct ApplyUpdateApps: Statement, ApplyAppColumns {
     static let query = Query.applyUpdateApps
     var ids: [Int64] = [], names: [String] = [], platforms: [String] = [], bundleIDs: [String] = []
     var defaultLocales: [String] = [], locales: [String] = [], baseURLs: [String?] = []
