@@ -85,6 +85,8 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard", "HeraldCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `publish --watch`'s one line per run.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "PostgresClient", "PostgresServer", "HeraldStore"]),

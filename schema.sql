@@ -787,6 +787,28 @@ END
 $$;
 
 --
+-- Name: herald_notify_publishers(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_notify_publishers() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    noticed text := coalesce(nullif(current_setting('herald.noticed_tenants', true), ''), ',');
+BEGIN
+    -- A statement inserting several audit rows queues this trigger for each before it runs.
+    IF strpos(noticed, ',' || NEW.tenant_id || ',') > 0 THEN
+        RETURN NULL;
+    END IF;
+    PERFORM set_config('herald.noticed_tenants', noticed || NEW.tenant_id || ',', true);
+    PERFORM pg_notify(public.herald_publish_channel_name(NULL), '');
+    PERFORM pg_notify(public.herald_publish_channel_name(NEW.tenant_id), '');
+    RETURN NULL;
+END
+$$;
+
+--
 -- Name: herald_prune_events(date); Type: FUNCTION; Schema: public
 --
 
@@ -824,6 +846,30 @@ BEGIN
         SET pruned_before = greatest(event_retention.pruned_before, excluded.pruned_before);
 END
 $_$;
+
+--
+-- Name: herald_publish_channel(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_publish_channel(tenant_id bigint) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT public.herald_publish_channel_name(herald_publish_channel.tenant_id)
+    FROM public.herald_login() l
+    WHERE l.kind = 'owner' OR (l.kind = 'operator' AND l.tenant_id = herald_publish_channel.tenant_id)
+$$;
+
+--
+-- Name: herald_publish_channel_name(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_publish_channel_name(tenant_id bigint) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 'herald_publish_' || md5(s.secret || ':' || coalesce(tenant_id::text, 'site')) FROM public.publish_channel_secret s
+$$;
 
 --
 -- Name: herald_publish_runs_guard(); Type: FUNCTION; Schema: public; Owner: herald_operator
@@ -1380,6 +1426,22 @@ CREATE TABLE public.publish_blobs (
 ALTER TABLE ONLY public.publish_blobs ALTER COLUMN content SET STORAGE EXTERNAL;
 
 --
+-- Name: publish_channel_secret; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.publish_channel_secret (
+    secret text DEFAULT md5(((gen_random_uuid())::text || (clock_timestamp())::text)) NOT NULL,
+    one_row boolean DEFAULT true NOT NULL,
+    CONSTRAINT publish_channel_secret_one_row_check CHECK (one_row)
+);
+
+--
+-- Name: TABLE publish_channel_secret; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.publish_channel_secret IS 'The random value the names of publish notification channels are derived from (LISTEN needs no privilege: the names are the secret).';
+
+--
 -- Name: publish_runs; Type: TABLE; Schema: public
 --
 
@@ -1910,6 +1972,13 @@ ALTER TABLE ONLY public.publish_blobs
     ADD CONSTRAINT publish_blobs_pkey PRIMARY KEY (digest);
 
 --
+-- Name: publish_channel_secret publish_channel_secret_one_row_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.publish_channel_secret
+    ADD CONSTRAINT publish_channel_secret_one_row_key UNIQUE (one_row);
+
+--
 -- Name: publish_runs publish_runs_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -2020,10 +2089,22 @@ CREATE INDEX campaign_rollup_app_idx ON public.campaign_rollup USING btree (tena
 CREATE INDEX campaign_rollup_campaign_idx ON public.campaign_rollup USING btree (tenant_id, campaign_id);
 
 --
+-- Name: campaigns_active_ends_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaigns_active_ends_idx ON public.campaigns USING btree (ends_at) WHERE (status = 'active'::public.campaign_status);
+
+--
 -- Name: campaigns_active_idx; Type: INDEX; Schema: public
 --
 
 CREATE INDEX campaigns_active_idx ON public.campaigns USING btree (tenant_id, app_id) WHERE (status = 'active'::public.campaign_status);
+
+--
+-- Name: campaigns_active_starts_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaigns_active_starts_idx ON public.campaigns USING btree (starts_at) WHERE (status = 'active'::public.campaign_status);
 
 --
 -- Name: delivery_events_device_idx; Type: INDEX; Schema: public
@@ -2102,6 +2183,12 @@ CREATE TRIGGER apps_touch BEFORE UPDATE ON public.apps FOR EACH ROW EXECUTE FUNC
 --
 
 CREATE TRIGGER audit_log_guard BEFORE DELETE OR UPDATE ON public.audit_log FOR EACH ROW EXECUTE FUNCTION public.herald_audit_log_guard();
+
+--
+-- Name: audit_log audit_log_notify_publishers; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER audit_log_notify_publishers AFTER INSERT ON public.audit_log FOR EACH ROW WHEN ((strpos(COALESCE(current_setting('herald.noticed_tenants'::text, true), ''::text), ((','::text || new.tenant_id) || ','::text)) = 0)) EXECUTE FUNCTION public.herald_notify_publishers();
 
 --
 -- Name: banner_contents banner_contents_audit; Type: TRIGGER; Schema: public
@@ -2737,11 +2824,23 @@ REVOKE ALL ON FUNCTION public.herald_grant_reporting(role_name text, tenant bigi
 GRANT ALL ON FUNCTION public.herald_grant_reporting(role_name text, tenant bigint, password text) TO herald_operator;
 
 --
+-- Name: FUNCTION herald_notify_publishers(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_notify_publishers() FROM PUBLIC;
+
+--
 -- Name: FUNCTION herald_prune_events(before date); Type: ACL; Schema: public
 --
 
 REVOKE ALL ON FUNCTION public.herald_prune_events(before date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.herald_prune_events(before date) TO herald_operator;
+
+--
+-- Name: FUNCTION herald_publish_channel_name(tenant_id bigint); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_publish_channel_name(tenant_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION herald_publish_runs_guard(); Type: ACL; Schema: public; Owner: herald_operator

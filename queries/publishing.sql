@@ -70,3 +70,18 @@ FOR UPDATE OF l NOWAIT;
 SELECT t.slug FROM tenant_locks l JOIN tenants t ON t.id = l.tenant_id
 WHERE l.purpose = 'publish' AND (:tenants::text[] IS NULL OR t.slug = ANY(:tenants::text[]))
 FOR UPDATE OF l SKIP LOCKED;
+
+-- name: publish-channel
+-- The channel `herald publish --watch` listens on for the tenant with id :tenant_id (NULL: the
+-- whole site); NULL when this login may not watch it (0029: the names are secret).
+SELECT herald_publish_channel(:tenant_id::bigint) AS channel;
+
+-- name: next-schedule-boundary
+-- The first moment after :at at which an active campaign (of the tenant with id :tenant_id, or
+-- of any) starts or ends: when the published site changes with no edit.
+SELECT least(
+    (SELECT min(starts_at) FROM campaigns
+     WHERE status = 'active' AND starts_at > :at::timestamptz AND (:tenant_id::bigint IS NULL OR tenant_id = :tenant_id::bigint)),
+    (SELECT min(ends_at) FROM campaigns
+     WHERE status = 'active' AND ends_at > :at::timestamptz AND (:tenant_id::bigint IS NULL OR tenant_id = :tenant_id::bigint))
+) AS next;

@@ -63,7 +63,11 @@ static const char *const libpq_files[] = {"libpq.so.5"};
     X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num), 0)               \
     X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num), 1)               \
     X(char *, PQencryptPasswordConn, (PGconn *conn, const char *passwd, const char *user, const char *algorithm),       \
-      (conn, passwd, user, algorithm), NULL)
+      (conn, passwd, user, algorithm), NULL)                                                                           \
+    X(int, PQsocket, (const PGconn *conn), (conn), -1)                                                                 \
+    X(int, PQconsumeInput, (PGconn *conn), (conn), 0)                                                                  \
+    X(PGnotify *, PQnotifies, (PGconn *conn), (conn), NULL)                                                            \
+    X(char *, PQescapeIdentifier, (PGconn *conn, const char *str, size_t len), (conn, str, len), NULL)
 
 // (name, parameters, arguments): the ones that return nothing.
 #define HERALD_LIBPQ_PROCEDURES(X)                                                                                     \

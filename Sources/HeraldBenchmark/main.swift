@@ -15,6 +15,9 @@ import PostgresClient
 //                                           unchanged, with one change, and export (RUNS times, default 3)
 //   herald-benchmark collect [SECONDS] [CONNECTIONS] [RUNS]  `herald collect` under wrk (default 120 1000 1),
 //                                           beside `events ingest` of as many events from a file
+//   herald-benchmark watch [APPS] [CAMPAIGNS] [EDITS]  `herald publish --watch`: commit → file latency of
+//                                           EDITS edits (default 200) at one per 100 ms and from ten
+//                                           editors, starts_at → file, idle CPU over a minute
 //   herald-benchmark serve [APPS] [CAMPAIGNS] the publish fixture in a throwaway server, its conninfo
 //                                           printed, kept until standard input ends (for profiling)
 
@@ -231,6 +234,9 @@ func runBenchmark() throws {
 do {
     if CommandLine.arguments.dropFirst().first == "apply" {
         try runApplyBenchmark(apps: apps, campaignsPerApp: campaigns, runs: max(1, arguments.dropFirst(2).first ?? 3))
+    } else if CommandLine.arguments.dropFirst().first == "watch" {
+        try runWatchBenchmark(
+            apps: arguments.first ?? 1000, campaignsPerApp: arguments.dropFirst().first ?? 20, edits: max(10, arguments.dropFirst(2).first ?? 200))
     } else if CommandLine.arguments.dropFirst().first == "serve" {
         try serveFixture()
     } else if CommandLine.arguments.dropFirst().first == "collect" {

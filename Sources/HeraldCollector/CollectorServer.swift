@@ -108,11 +108,11 @@ struct StoreService: Service {
     }
 }
 
-/// swift-log to standard error, once per process.
-enum LoggingBootstrap {
+/// swift-log to standard error, once per process (the collector's and the watching publisher's).
+public enum LoggingBootstrap {
     private static let done = Mutex(false)
 
-    static func once() {
+    public static func once() {
         done.withLock { done in
             guard !done else { return }
             LoggingSystem.bootstrap { label in

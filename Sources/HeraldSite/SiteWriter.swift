@@ -26,6 +26,11 @@ public struct SiteWriter: Sendable {
 
     public struct WriteError: Error, CustomStringConvertible {
         public let description: String
+
+        /// The folder was refused (a symlink, a path Herald could not have written, a file where
+        /// the folder should be), as opposed to a write that failed (a full disk): trying
+        /// again changes nothing until someone fixes the folder.
+        public var isRefusal: Bool { description.hasPrefix("refusing") || description.hasSuffix("is not a directory") }
     }
 
     /// The Herald this writer writes for, recorded in the manifest (nil: leave what is there).

@@ -294,8 +294,11 @@ enum ShellScript {
         let output = try #require(mounts.first { standardized($0.target) == standardized(out) }, "publish --out \(out) is no volume")
         #expect(output.isNamedVolume && compose.volumeNames.contains(output.source) && output.source != "site")
         #expect(try !compose.mounts("static").contains { $0.source == output.source }, "nginx must not serve Herald's own folder")
-        let words = try ShellScript.words(ComposeFile.shellText(publisher["command"]))
-        let sync = try #require(words.firstIndex(of: "herald-sync"), "no herald-sync in the publisher's command")
+        // The watcher runs herald-sync after each run that changed files (--then).
+        #expect(publish.contains("--watch"), "the publisher does not watch: \(publish)")
+        let then = try #require(ShellScript.option("--then", in: publish), "`herald publish --watch` without --then")
+        let words = try ShellScript.words(then)
+        let sync = try #require(words.firstIndex(of: "herald-sync"), "no herald-sync in the publisher's --then")
         #expect(words.count > sync + 2)
         #expect(standardized(words[sync + 1]) == standardized(out) && standardized(words[sync + 2]) == standardized(site.target))
         let dockerfile = try DeployFiles.text(DeployFiles.repositoryRoot.appendingPathComponent("Dockerfile"))
@@ -344,13 +347,46 @@ enum ShellScript {
 
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { directory in
+                // deploy/herald-sync on the PATH, as the image installs it.
+                let path = DeployFiles.repositoryRoot.appendingPathComponent("deploy").path + ":"
+                    + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+                let served = directory.appendingPathComponent("served")
+                let example = DeployFiles.repositoryRoot.appendingPathComponent("examples/campaigns.yaml")
+                try HeraldCLI(database: database).succeed(["apply", "-f", example.path])
+                try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
                 for command in commands {
                     var arguments = Array(command.dropFirst())
-                    if let index = arguments.firstIndex(of: "--out"), index + 1 < arguments.count {
-                        arguments[index + 1] = directory.appendingPathComponent("site").path
+                    let site = directory.appendingPathComponent("site").path
+                    if let index = arguments.firstIndex(of: "--out"), index + 1 < arguments.count { arguments[index + 1] = site }
+                    guard arguments.contains("--watch") else {
+                        let result = try HeraldCLI(database: database).run(arguments)
+                        #expect(result.status == 0, "herald \(arguments.joined(separator: " "))\n\(result)")
+                        continue
                     }
-                    let result = try HeraldCLI(database: database).run(arguments)
-                    #expect(result.status == 0, "herald \(arguments.joined(separator: " "))\n\(result)")
+                    // The watcher runs until stopped: its first run syncs the site into the served
+                    // folder, and SIGTERM (docker stop) ends it with 0.
+                    if let index = arguments.firstIndex(of: "--then"), index + 1 < arguments.count {
+                        var words = try ShellScript.words(arguments[index + 1])
+                        words = words.map { $0 == "/srv/herald" ? site : $0 == "/srv/site" ? served.path : $0 }
+                        arguments[index + 1] = words.map { "'\($0)'" }.joined(separator: " ")
+                    }
+                    let process = Process()
+                    process.executableURL = try HeraldCLI.binaryURL()
+                    process.arguments = arguments
+                    var environment = HeraldCLI(database: database).environment
+                    environment["PATH"] = path
+                    environment["HERALD_SYNC_SETTLE"] = "1"
+                    process.environment = environment
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    let deadline = Date().addingTimeInterval(30)
+                    let file = served.appendingPathComponent("acme/weather/en/control.json")
+                    while process.isRunning, Date() < deadline, !FileManager.default.fileExists(atPath: file.path) { usleep(50_000) }
+                    #expect(FileManager.default.fileExists(atPath: file.path), "--then did not sync the site into \(served.path)")
+                    kill(process.processIdentifier, SIGTERM)
+                    process.waitUntilExit()
+                    #expect(process.terminationReason == .exit && process.terminationStatus == 0, "herald \(arguments.joined(separator: " "))")
                 }
             }
         }

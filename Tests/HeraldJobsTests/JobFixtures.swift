@@ -2,6 +2,7 @@ import Foundation
 import HeraldCore
 import HeraldStore
 import HeraldTestSupport
+import PostgresClient
 
 /// A migrated database holding examples/campaigns.yaml (tenant acme, app weather: a banner,
 /// an alert and a story), opened in-process as actor "jobs-test", and a scratch folder.
@@ -14,11 +15,16 @@ enum JobFixtures {
         .deletingLastPathComponent().appendingPathComponent("examples/campaigns.yaml")
 
     static func withExample<T>(_ body: (HeraldDatabase, URL) throws -> T) throws -> T {
+        try withExampleDatabase { _, database, root in try body(database, root) }
+    }
+
+    /// `withExample`, with the database's configuration (as its superuser: other clients, plain SQL).
+    static func withExampleDatabase<T>(_ body: (ConnectionConfiguration, HeraldDatabase, URL) throws -> T) throws -> T {
         try HeraldFixtures.withMigratedDatabase { configuration in
             try withTemporaryDirectory { root in
                 let database = try HeraldDatabase(configuration: configuration, actor: actor)
                 try apply(try String(contentsOf: exampleURL, encoding: .utf8), to: database)
-                return try body(database, root)
+                return try body(configuration, database, root)
             }
         }
     }

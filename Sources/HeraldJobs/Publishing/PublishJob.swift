@@ -51,6 +51,8 @@ public struct PublishJob {
         public var changes: [FileChange] = []
         /// Nothing changed: `runID` is the earlier run whose files are in place, which counted this one.
         public var repeated = false
+        /// Tenants left out because their own publish was running (the next run catches up).
+        public var skippedTenants: [Slug] = []
     }
 
     /// One file a dry run would write or remove (paths as the site names them).
@@ -181,7 +183,7 @@ public struct PublishJob {
             // The site but the tenants left out: every app folder of the others.
             recordedScope = .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
             if case .apps(let paths) = recordedScope, paths.isEmpty {
-                return Result(runID: nil, outcome: SiteWriter.Outcome(), warnings: site.warnings, apps: 0)
+                return Result(runID: nil, outcome: SiteWriter.Outcome(), warnings: site.warnings, apps: 0, skippedTenants: plan.skipped)
             }
         }
         let scope = plan.changedApps == nil
@@ -214,7 +216,8 @@ public struct PublishJob {
             loaded: kept == nil ? loaded?.map(\.manifest) : nil, kept: kept, sourceSnapshot: snapshot, owner: plan.owner, timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
         let warnings = site.warnings
+        let skipped = plan.skipped
         BackgroundRelease.release((consume plan, consume site, consume files))
-        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: warnings, apps: apps)
+        return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: warnings, apps: apps, skippedTenants: skipped)
     }
 }

@@ -56,6 +56,8 @@ enum Query: String, CaseIterable, Sendable {
     case lockPublishTenants = "lock-publish-tenants"
     case lockPublishTenantsOrFail = "lock-publish-tenants-or-fail"
     case lockFreePublishTenants = "lock-free-publish-tenants"
+    case publishChannel = "publish-channel"
+    case nextScheduleBoundary = "next-schedule-boundary"
     // publish-runs.sql
     case startPublishRun = "start-publish-run"
     case finishPublishRun = "finish-publish-run"

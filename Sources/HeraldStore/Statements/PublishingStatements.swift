@@ -29,6 +29,19 @@ struct AppsWithCampaignsStartingOrEnding: Statement {
     let at: Date
 }
 
+struct PublishChannel: Statement {
+    static let query = Query.publishChannel
+    /// The watched tenant's id, or nil for the whole site.
+    let tenantID: Int64?
+}
+
+struct NextScheduleBoundary: Statement {
+    static let query = Query.nextScheduleBoundary
+    let at: Date
+    /// Only this tenant's campaigns, or nil for all the login sees.
+    let tenantID: Int64?
+}
+
 struct TryFolderLock: Statement {
     static let query = Query.tryFolderLock
     let folder: String

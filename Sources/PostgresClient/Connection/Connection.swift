@@ -20,7 +20,7 @@ public enum PingResult: Sendable, Equatable {
 /// format, except `executeScript` for trusted multi-statement files. Statements are `SQL`,
 /// so anything spliced into one is an `UnsafeSQL` the reader sees.
 public final class Connection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     public let configuration: ConnectionConfiguration
     private var transactionDepth = 0
     /// The statements prepared on this connection so far, by name.

@@ -22,6 +22,13 @@ struct PublishCommand: ParsableCommand {
 
             Example crontab line (every 5 minutes, silent unless something changed):
               */5 * * * * herald publish --out /srv/herald --quiet
+
+            --watch keeps running instead (a service: see README's systemd unit): it publishes at \
+            start, within a second of every committed change (whoever made it: the database notifies \
+            it), and at the moment a campaign starts or ends; --then CMD runs after each run that \
+            changed files, with their paths on its standard input. SIGTERM or Ctrl-C finishes the run \
+            in progress and exits 0.
+              herald publish --watch --out /srv/herald --then 'deploy/herald-sync /srv/herald static:/var/www/herald'
             """)
 
     @Option(help: ArgumentHelp("Output folder (the static site's root).", valueName: "dir"))
@@ -41,6 +48,12 @@ struct PublishCommand: ParsableCommand {
             "Take over a folder another Herald database published (it is refused otherwise: an empty database would wipe the site).",
             discussion: "Its files become this database's: those it does not publish are removed."))
     var adopt = false
+    @Flag(help: "Keep running: publish at every committed change and campaign start or end (a service).") var watch = false
+    @Option(
+        help: ArgumentHelp(
+            "With --watch: a shell command run after each run that changed files, with their paths on standard input.",
+            valueName: "cmd"))
+    var then: String?
     @Flag(help: "List recorded runs.") var history = false
     @Option(help: ArgumentHelp("Put DIR back exactly as this run left it.", valueName: "run")) var rollback: Int64?
     @Option(help: "With --history: at most this many runs (the newest).") var limit = 20
@@ -64,6 +77,17 @@ struct PublishCommand: ParsableCommand {
             throw ArgumentParser.ValidationError("--out needs a folder, not an empty value (is the variable it names set?)")
         }
         if !history, out == nil { throw ArgumentParser.ValidationError("--out DIR is required (the folder to publish into)") }
+        if then != nil, !watch { throw ArgumentParser.ValidationError("--then goes with --watch") }
+        if then == "" { throw ArgumentParser.ValidationError("--then needs a command, not an empty value") }
+        if watch {
+            let others: [(Bool, String)] = [
+                (history, "--history"), (rollback != nil, "--rollback"), (dryRun, "--dry-run"), (at != nil, "--at"),
+                (app != nil, "--app"), (full, "--full"), (output.json, "--json"),
+            ]
+            if let (_, flag) = others.first(where: { $0.0 }) {
+                throw ArgumentParser.ValidationError("--watch cannot be combined with \(flag): it publishes the site as it is, whenever it changes")
+            }
+        }
     }
 
     func run() throws {
@@ -73,6 +97,13 @@ struct PublishCommand: ParsableCommand {
                 // publish it over the site: never made on the way to a folder that has a manifest.
                 try DatabaseOpening.refuseANewLocalDatabase(
                     publishingInto: URL(fileURLWithPath: out), configured: Environment.configuredDatabase, environment: Environment.values)
+            }
+            if watch, let out {
+                // The watcher opens the database itself, and waits for it when it is not up yet.
+                try PublishWatch.run(
+                    out: URL(fileURLWithPath: out), tenant: try namedTenant(tenant), siteBaseURL: try baseURL.map { try HTTPURL($0) },
+                    adopt: adopt, then: then)
+                return
             }
             let database = try Environment.openDatabase()
             if history {
