@@ -42,12 +42,13 @@ enum ApplySQL {
     // MARK: Campaigns
 
     static let insertCampaigns: SQL = """
-        INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales)
+        INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge)
         SELECT u.app_id, u.key, u.kind::campaign_kind, u.name, u.status::campaign_status, u.starts_at, u.ends_at,
-               u.priority, string_to_array(u.locales, ',')::locale_tag[]
+               u.priority, string_to_array(u.locales, ',')::locale_tag[], u.push_sound, u.push_badge
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
-                    $7::timestamptz[], $8::integer[], $9::text[])
-            WITH ORDINALITY AS u(app_id, key, kind, name, status, starts_at, ends_at, priority, locales, position)
+                    $7::timestamptz[], $8::integer[], $9::text[], $10::text[], $11::text[])
+            WITH ORDINALITY AS u(app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge,
+                                 position)
         ORDER BY u.position
         RETURNING id, app_id, key
         """
@@ -55,9 +56,11 @@ enum ApplySQL {
     static let updateCampaigns: SQL = """
         UPDATE campaigns c
         SET name = u.name, status = u.status::campaign_status, starts_at = u.starts_at, ends_at = u.ends_at,
-            priority = u.priority, locales = string_to_array(u.locales, ',')::locale_tag[]
-        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::integer[], $7::text[])
-            AS u(id, name, status, starts_at, ends_at, priority, locales)
+            priority = u.priority, locales = string_to_array(u.locales, ',')::locale_tag[], push_sound = u.push_sound,
+            push_badge = u.push_badge
+        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::integer[], $7::text[],
+                    $8::text[], $9::text[])
+            AS u(id, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge)
         WHERE c.id = u.id
         """
 
@@ -100,6 +103,33 @@ enum ApplySQL {
     static let deleteStoryContents: SQL = """
         DELETE FROM story_contents t USING unnest($1::bigint[], $2::text[]) AS u(campaign_id, locale)
         WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale
+        """
+
+    static let deleteLocalContents: SQL = """
+        DELETE FROM local_contents t USING unnest($1::bigint[], $2::text[]) AS u(campaign_id, locale)
+        WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale
+        """
+
+    /// A local campaign's notification, new or changed (a campaign keeps its row for good). The
+    /// wall-clock time travels as ISO 8601 text; userInfo as a JSON object's text.
+    static let upsertLocalNotifications: SQL = """
+        INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image,
+                                         has_action, user_info)
+        SELECT u.campaign_id, u.fire_at, u.fire_wall_clock::timestamp, u.repeat_interval::calendar_unit, u.badge, u.sound,
+               u.launch_image, u.has_action, u.user_info::jsonb
+        FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::text[],
+                    $8::boolean[], $9::text[])
+            AS u(campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image, has_action, user_info)
+        ON CONFLICT (tenant_id, campaign_id) DO UPDATE
+        SET fire_at = EXCLUDED.fire_at, fire_wall_clock = EXCLUDED.fire_wall_clock, repeat_interval = EXCLUDED.repeat_interval,
+            badge = EXCLUDED.badge, sound = EXCLUDED.sound, launch_image = EXCLUDED.launch_image,
+            has_action = EXCLUDED.has_action, user_info = EXCLUDED.user_info
+        """
+
+    static let insertLocalContents: SQL = """
+        INSERT INTO local_contents (campaign_id, locale, body, action)
+        SELECT u.campaign_id, u.locale, u.body, u.action
+        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(campaign_id, locale, body, action)
         """
 
     static let insertBannerContents: SQL = """

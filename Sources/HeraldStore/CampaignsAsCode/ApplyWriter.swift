@@ -3,7 +3,8 @@ import HeraldCore
 import PostgresClient
 
 /// Writes an `ApplyPlan` in at most one statement per table and kind of change (ApplySQL),
-/// in the order the foreign keys need: apps, campaigns, message keys, conditions, content.
+/// in the order the foreign keys need: apps, campaigns, message keys, conditions, local
+/// notifications, content.
 /// New apps and campaigns get their ids from the database; the rows that hang off them are
 /// sent once those are known.
 struct ApplyWriter {
@@ -29,6 +30,7 @@ struct ApplyWriter {
         try insertMessageKeys(plan.messageKeys.map { (appID($0.app), campaignID($0.campaign), $0.key) })
         try deleteConditions(plan.deletedConditions)
         try upsertConditions(plan.upsertedConditions.map { (campaignID($0.campaign), $0.kind, $0.condition) })
+        try upsertLocalNotifications(plan.localNotifications.map { (campaignID($0.campaign), $0.notification) })
         try deleteContent(plan.deletedContent)
         try insertContent(plan.insertedContent.map { (campaignID($0.campaign), $0.locale, $0.content) })
     }
@@ -69,11 +71,11 @@ struct ApplyWriter {
     /// The new campaigns' ids, in the plan's order.
     private func insertCampaigns(_ campaigns: [(appID: Int64, spec: CampaignSpec)]) throws -> [Int64] {
         guard !campaigns.isEmpty else { return [] }
-        var columns = Columns(9)
+        var columns = Columns(11)
         for (appID, spec) in campaigns {
             columns.add(
                 appID, spec.key.rawValue, spec.kind.rawValue, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt,
-                spec.priority, spec.locales.map(Self.joined))
+                spec.priority, spec.locales.map(Self.joined), spec.push.sound?.rawValue, spec.push.badge?.description)
         }
         let rows = try connection.query(ApplySQL.insertCampaigns, columns.parameters)
         var ids: [CampaignName: Int64] = [:]
@@ -89,10 +91,11 @@ struct ApplyWriter {
 
     private func updateCampaigns(_ campaigns: [(id: Int64, spec: CampaignSpec)]) throws {
         guard !campaigns.isEmpty else { return }
-        var columns = Columns(7)
+        var columns = Columns(9)
         for (id, spec) in campaigns {
             columns.add(
-                id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority, spec.locales.map(Self.joined))
+                id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority, spec.locales.map(Self.joined),
+                spec.push.sound?.rawValue, spec.push.badge?.description)
         }
         try connection.execute(ApplySQL.updateCampaigns, columns.parameters)
     }
@@ -124,12 +127,31 @@ struct ApplyWriter {
         try connection.execute(ApplySQL.upsertConditions, columns.parameters)
     }
 
+    // MARK: Local notifications
+
+    private func upsertLocalNotifications(_ notifications: [(campaign: Int64, notification: LocalNotification)]) throws {
+        guard !notifications.isEmpty else { return }
+        var columns = Columns(9)
+        for (campaign, notification) in notifications {
+            var instant: Date?
+            var wallClock: String?
+            switch notification.fireDate {
+            case .instant(let date): instant = date
+            case .wallClock(let time): wallClock = time.description
+            }
+            columns.add(
+                campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
+                notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo))
+        }
+        try connection.execute(ApplySQL.upsertLocalNotifications, columns.parameters)
+    }
+
     // MARK: Content
 
     private func deleteContent(_ content: [(campaign: Int64, kind: CampaignKind, locale: LocaleTag)]) throws {
         for (kind, sql) in [
             (CampaignKind.banner, ApplySQL.deleteBannerContents), (.alert, ApplySQL.deleteAlertContents),
-            (.story, ApplySQL.deleteStoryContents),
+            (.story, ApplySQL.deleteStoryContents), (.local, ApplySQL.deleteLocalContents),
         ] {
             var columns = Columns(2)
             for row in content where row.kind == kind { columns.add(row.campaign, row.locale.rawValue) }
@@ -143,8 +165,11 @@ struct ApplyWriter {
         var alerts = Columns(6)
         var stories = Columns(4)
         var pages = Columns(9)
+        var locals = Columns(4)
         for (campaign, locale, content) in content {
             switch content {
+            case .local(let words):
+                locals.add(campaign, locale.rawValue, words.body, words.action)
             case .banner(let banner):
                 banners.add(campaign, locale.rawValue, banner.entry.rawValue)
                 for (position, view) in banner.views.enumerated() {
@@ -165,7 +190,7 @@ struct ApplyWriter {
         // Contents before their views and pages (whose foreign keys name them).
         for (columns, sql) in [
             (banners, ApplySQL.insertBannerContents), (views, ApplySQL.insertBannerViews), (alerts, ApplySQL.insertAlertContents),
-            (stories, ApplySQL.insertStoryContents), (pages, ApplySQL.insertStoryPages),
+            (stories, ApplySQL.insertStoryContents), (pages, ApplySQL.insertStoryPages), (locals, ApplySQL.insertLocalContents),
         ] where columns.rowCount > 0 {
             try connection.execute(sql, columns.parameters)
         }

@@ -28,6 +28,7 @@ enum Query: String, CaseIterable, Sendable {
     case loadBanners = "load-banners"
     case loadAlerts = "load-alerts"
     case loadStories = "load-stories"
+    case loadLocals = "load-locals"
     // publishing.sql
     case snapshotTenants = "snapshot-tenants"
     case snapshotApps = "snapshot-apps"
