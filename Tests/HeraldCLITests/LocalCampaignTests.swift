@@ -192,4 +192,43 @@ import Testing
             }
         }
     }
+
+    @Test func previewSaysWhatADeviceWouldScheduleReplaceAndCancelOnItsClock() throws {
+        try InProcessHerald.withAcmeWeather { herald, _ in
+            try herald.succeed(Self.create)
+            try herald.succeed([
+                "campaign", "create", "launch", "--app", "weather", "--kind", "local", "--name", "Launch",
+                "--body", "The new radar is here.", "--fire-at", "2030-12-20T08:00:00Z",
+            ])
+            try herald.succeed(["campaign", "activate", "storm-check", "--app", "weather"])
+            try herald.succeed(["campaign", "activate", "launch", "--app", "weather"])
+            let device = ["preview", "--app", "weather", "--locale", "de", "--app-version", "2.0", "--os-version", "17.4", "--at", "2030-12-01T00:00:00Z"]
+            // In Berlin (CET, +01:00), with storm-check and a withdrawn campaign pending.
+            let text = try herald.succeed(device + ["--time-zone", "Europe/Berlin", "--pending", "storm-check", "--pending", "old-sale"]).stdout
+            #expect(
+                text.contains(
+                    """
+                    local notifications (device in Europe/Berlin)
+                      schedule launch, fires 2030-12-20T09:00:00+01:00
+                      replace  storm-check, fires 2030-12-24T09:00:00+01:00, then every day
+                      cancel   old-sale (no longer published)
+                    """), "\(text)")
+            // In New York the wall-clock time stays 09:00; the instant is 03:00 there.
+            let json = try herald.succeed(device + ["--time-zone", "America/New_York", "--json"]).stdout
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let local = try #require(parsed["localNotifications"] as? [String: Any])
+            let schedule = try #require(local["schedule"] as? [[String: Any]])
+            #expect(schedule.map { $0["campaign"] as? String } == ["launch", "storm-check"])
+            #expect(schedule.map { $0["nextFire"] as? String } == ["2030-12-20T03:00:00-05:00", "2030-12-24T09:00:00-05:00"])
+            // With 63 of the app's own pending, only the soonest fits.
+            let full = try herald.succeed(device + ["--own-pending", "63"]).stdout
+            #expect(full.contains("leave out storm-check"), "\(full)")
+            #expect(full.contains("storm-check") && full.contains("iOS keeps 64 pending local notifications per app"), "\(full)")
+
+            let zone = try herald.run(device + ["--time-zone", "Mars/Olympus"])
+            #expect(zone.status == 64 && zone.stderr.contains("--time-zone \"Mars/Olympus\" is not a time zone"), "\(zone)")
+            let own = try herald.run(device + ["--own-pending", "65"])
+            #expect(own.status == 64 && own.stderr.contains("--own-pending 65"), "\(own)")
+        }
+    }
 }

@@ -40,6 +40,9 @@ public struct LocalDeviceState: Sendable {
     public var pending: [String]
     public var ownPending: Int
 
+    /// iOS's limit on an app's pending local notifications.
+    public static let pendingLimit = HeraldLocalNotificationSync.pendingLimit
+
     public init(timeZone: TimeZone, pending: [String] = [], ownPending: Int = 0) {
         self.timeZone = timeZone
         self.pending = pending
