@@ -123,9 +123,11 @@ public enum CopyLint {
         return found
     }
 
-    /// Text compared for sameness: case and surrounding space aside.
+    /// Text compared for sameness: case, surrounding space and the end mark aside.
     private static func normalized(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var words = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+        while let last = words.last, sentenceEnds.contains(last) || closers.contains(last) || last.isWhitespace { words = words.dropLast() }
+        return String(words)
     }
 
     /// Characters that end a sentence, in the scripts Herald's copy is written in.
