@@ -4,7 +4,7 @@ import PackageDescription
 // Dependencies point one way:
 //   herald -> HeraldJobs -> HeraldBoard, HeraldSite, HeraldStore
 //   herald -> HeraldCollector -> HeraldJobs (the HTTP collector: Hummingbird in front of a use case)
-//   HeraldBoard, HeraldSite -> HeraldPublish -> HeraldCore
+//   HeraldBoard, HeraldSite -> HeraldPublish -> HeraldCore, HeraldLocalNotifications (the device client's plan, for preview)
 //   HeraldStore -> PostgresServer -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
 // HeraldCore and HeraldPublish (the compilers, encoders, lints and preview) touch no file;
@@ -55,7 +55,8 @@ let package = Package(
             plugins: ["EmbedSQLPlugin"]
         ),
         // Pure: snapshot → files, the device preview, lints, the manifest format, the site's layout.
-        .target(name: "HeraldPublish", dependencies: ["HeraldCore"]),
+        // Its preview of local notifications is the device client's own plan (HeraldLocalNotifications).
+        .target(name: "HeraldPublish", dependencies: ["HeraldCore", "HeraldLocalNotifications"]),
         // The one writer of a published folder: what is on disk, and a plan carried out there.
         .target(name: "HeraldSite", dependencies: ["HeraldCore", "HeraldPublish"]),
         // The application layer: one type per use case (publish, apply, campaign editing, board,
@@ -77,7 +78,12 @@ let package = Package(
         ),
         // The reference device client (clients/HeraldReporter.swift, Foundation only), built here so
         // that its tests run it against a real collector.
-        .target(name: "HeraldReporter", path: "clients", sources: ["HeraldReporter.swift"]),
+        .target(name: "HeraldReporter", path: "clients", exclude: ["HeraldLocalNotifications.swift"], sources: ["HeraldReporter.swift"]),
+        // The local notifications client (clients/HeraldLocalNotifications.swift, Foundation only; its
+        // UserNotifications adapter is left out on Linux), built here so that its tests run it and
+        // preview decides with its code.
+        .target(
+            name: "HeraldLocalNotifications", path: "clients", exclude: ["HeraldReporter.swift"], sources: ["HeraldLocalNotifications.swift"]),
         // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
         .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
         .executableTarget(
@@ -112,6 +118,9 @@ let package = Package(
                 "HeraldCore", "HeraldPublish", "HeraldTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Golden"]),
+        // The local notifications client against an in-memory notification center, on files the compiler made.
+        .testTarget(
+            name: "HeraldLocalNotificationsTests", dependencies: ["HeraldLocalNotifications", "HeraldCore", "HeraldPublish"]),
         .testTarget(name: "HeraldSiteTests", dependencies: ["HeraldCore", "HeraldPublish", "HeraldSite", "HeraldTestSupport"]),
         // The board rendered from values and opened in a real headless Chromium.
         .testTarget(name: "HeraldBoardTests", dependencies: ["HeraldBoard", "HeraldCore", "HeraldPublish", "HeraldSite", "HeraldTestSupport"]),

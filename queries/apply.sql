@@ -33,23 +33,26 @@ FROM unnest(:ids::bigint[], :names::text[], :platforms::text[], :bundle_ids::tex
 WHERE a.id = u.id;
 
 -- name: apply-insert-campaigns
-INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales)
+INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge)
 SELECT u.app_id, u.key, u.kind::campaign_kind, u.name, u.status::campaign_status, u.starts_at, u.ends_at,
-       u.priority, string_to_array(u.locales, ',')::locale_tag[]
+       u.priority, string_to_array(u.locales, ',')::locale_tag[], u.push_sound, u.push_badge
 FROM unnest(:app_ids::bigint[], :keys::text[], :kinds::text[], :names::text[], :statuses::text[],
-            :starts_at::timestamptz[], :ends_at::timestamptz[], :priorities::integer[], :locales::text[])
-    WITH ORDINALITY AS u(app_id, key, kind, name, status, starts_at, ends_at, priority, locales, position)
+            :starts_at::timestamptz[], :ends_at::timestamptz[], :priorities::integer[], :locales::text[],
+            :push_sounds::text[], :push_badges::text[])
+    WITH ORDINALITY AS u(app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge,
+                         position)
 ORDER BY u.position
 RETURNING id, app_id, key;
 
 -- name: apply-update-campaigns
--- The campaigns row (name, status, schedule, priority, locales), written whole.
+-- The campaigns row (name, status, schedule, priority, locales, a story's push sound and badge), written whole.
 UPDATE campaigns c
 SET name = u.name, status = u.status::campaign_status, starts_at = u.starts_at, ends_at = u.ends_at,
-    priority = u.priority, locales = string_to_array(u.locales, ',')::locale_tag[]
+    priority = u.priority, locales = string_to_array(u.locales, ',')::locale_tag[], push_sound = u.push_sound,
+    push_badge = u.push_badge
 FROM unnest(:ids::bigint[], :names::text[], :statuses::text[], :starts_at::timestamptz[], :ends_at::timestamptz[],
-            :priorities::integer[], :locales::text[])
-    AS u(id, name, status, starts_at, ends_at, priority, locales)
+            :priorities::integer[], :locales::text[], :push_sounds::text[], :push_badges::text[])
+    AS u(id, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge)
 WHERE c.id = u.id;
 
 -- name: apply-insert-message-keys
@@ -85,6 +88,30 @@ WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale;
 -- name: apply-delete-story-contents
 DELETE FROM story_contents t USING unnest(:campaign_ids::bigint[], :locales::text[]) AS u(campaign_id, locale)
 WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale;
+
+-- name: apply-delete-local-contents
+DELETE FROM local_contents t USING unnest(:campaign_ids::bigint[], :locales::text[]) AS u(campaign_id, locale)
+WHERE t.campaign_id = u.campaign_id AND t.locale = u.locale;
+
+-- name: apply-upsert-local-notifications
+-- A local campaign's notification, new or changed (a campaign keeps its row for good). The
+-- wall-clock time travels as ISO 8601 text; userInfo as a JSON object's text.
+INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image,
+                                 has_action, user_info)
+SELECT u.campaign_id, u.fire_at, u.fire_wall_clock::timestamp, u.repeat_interval::calendar_unit, u.badge, u.sound,
+       u.launch_image, u.has_action, u.user_info::jsonb
+FROM unnest(:campaign_ids::bigint[], :fire_ats::timestamptz[], :fire_wall_clocks::text[], :repeat_intervals::text[],
+            :badges::integer[], :sounds::text[], :launch_images::text[], :has_actions::boolean[], :user_infos::text[])
+    AS u(campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image, has_action, user_info)
+ON CONFLICT (tenant_id, campaign_id) DO UPDATE
+SET fire_at = EXCLUDED.fire_at, fire_wall_clock = EXCLUDED.fire_wall_clock, repeat_interval = EXCLUDED.repeat_interval,
+    badge = EXCLUDED.badge, sound = EXCLUDED.sound, launch_image = EXCLUDED.launch_image,
+    has_action = EXCLUDED.has_action, user_info = EXCLUDED.user_info;
+
+-- name: apply-insert-local-contents
+INSERT INTO local_contents (campaign_id, locale, body, action)
+SELECT u.campaign_id, u.locale, u.body, u.action
+FROM unnest(:campaign_ids::bigint[], :locales::text[], :bodies::text[], :actions::text[]) AS u(campaign_id, locale, body, action);
 
 -- name: apply-insert-banner-contents
 INSERT INTO banner_contents (campaign_id, locale, entry_view)

@@ -1,4 +1,4 @@
--- Whole campaigns in five statements whatever their number (CampaignLoader): the campaigns,
+-- Whole campaigns in six statements whatever their number (CampaignLoader): the campaigns,
 -- their conditions, and their content of each kind. Each starts with loaded-campaigns (its
 -- "-- with:" line), the campaigns it reads, chosen by three parameters:
 --   :apps         the apps (bigint[])
@@ -19,7 +19,7 @@ WHERE c.app_id = ANY(:apps::bigint[]) AND (:key::text IS NULL OR c.key = :key)
 -- whether they came that way (sorting them took the server about a fifth of the statement).
 SELECT c.id, c.app_id, c.key, c.kind::text AS kind, c.name, c.status::text AS status,
        c.starts_at, c.ends_at, c.priority, c.locales::text[] AS locales,
-       c.created_at, c.updated_at, k.message_key
+       c.created_at, c.updated_at, k.message_key, c.push_sound, c.push_badge
 FROM loaded_campaigns c
 LEFT JOIN (
     SELECT DISTINCT ON (k.campaign_id) k.campaign_id, k.message_key
@@ -60,3 +60,17 @@ SELECT s.campaign_id, s.locale, s.push_title, s.push_text,
 FROM story_contents s
 LEFT JOIN story_pages p USING (tenant_id, campaign_id, locale)
 WHERE s.campaign_id IN (SELECT id FROM loaded_campaigns);
+
+-- name: load-locals
+-- with: loaded-campaigns
+-- A local campaign's notification with its words, a row per locale (one row without a locale
+-- when it has no words yet). In no order. The wall-clock time as ISO 8601 text whatever the
+-- session's DateStyle; userInfo as its names and values in name order.
+SELECT n.campaign_id, n.fire_at, to_char(n.fire_wall_clock, 'YYYY-MM-DD"T"HH24:MI:SS') AS fire_wall_clock,
+       n.repeat_interval::text AS repeat_interval, n.badge, n.sound, n.launch_image, n.has_action,
+       ARRAY(SELECT i.key FROM jsonb_each_text(n.user_info) i ORDER BY i.key) AS info_names,
+       ARRAY(SELECT i.value FROM jsonb_each_text(n.user_info) i ORDER BY i.key) AS info_values,
+       w.locale, w.body, w.action
+FROM local_notifications n
+LEFT JOIN local_contents w USING (tenant_id, campaign_id)
+WHERE n.campaign_id IN (SELECT id FROM loaded_campaigns);

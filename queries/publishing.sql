@@ -6,9 +6,12 @@ SELECT id, slug, name, created_at FROM tenants WHERE :tenant::text IS NULL OR sl
 
 -- name: snapshot-apps
 -- The apps of the tenants read (:tenant_ids), optionally one app (:app) or only some apps by
--- id (:app_ids), in AppRepository's columns.
+-- id (:app_ids), in AppRepository's columns; and whether each has a local campaign, whatever its
+-- status (its locales then get local-notifications files, empty when none is live).
 SELECT tenant_id, id, slug, name, platform::text AS platform, bundle_id, default_locale,
-       locales::text[] AS locales, base_url, created_at, updated_at
+       locales::text[] AS locales, base_url, created_at, updated_at,
+       EXISTS (SELECT FROM campaigns c WHERE c.tenant_id = apps.tenant_id AND c.app_id = apps.id AND c.kind = 'local')
+           AS has_local_campaigns
 FROM apps
 WHERE tenant_id = ANY(:tenant_ids::bigint[]) AND (:app::text IS NULL OR slug = :app)
   AND (:app_ids::bigint[] IS NULL OR id = ANY(:app_ids::bigint[]))

@@ -110,6 +110,13 @@ extension StoreError {
         "banner_contents_entry_view_fkey":
             "a banner's entry must name one of its views (otherwise the client never shows it)",
         "banner_views_one_source": "a banner view needs exactly one of file= or html=",
+        "local_notifications_one_fire_time":
+            "a local notification fires at one time: an instant (with a zone) or a wall-clock time (without one)",
+        "local_notifications_user_info_pairs":
+            "userInfo pairs need plain names (not key, Herald's) and text values",
+        "local_contents_notification_fkey": "a local campaign's words need its notification (a fire time) first",
+        "campaigns_push_only_stories": "only story campaigns have a push sound and badge",
+        "campaigns_push_badge_form": "a push badge is a number from 0 to 99999, or a change, +1 or -1",
     ]
 
     /// Rules no table constraint can state, which the migrations' trigger functions raise under

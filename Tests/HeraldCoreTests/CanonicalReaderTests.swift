@@ -107,7 +107,7 @@ enum RandomDocument {
             switch kind {
             case .banner: ["onWifi=true", "lastDisplayMinimumSeconds=30", "flagNotSet=\(text(&random))", "iOSVersionLessThan=17.2"]
             case .alert: ["minAppVersion=1.0", "maxAppVersion=10.2.3"]
-            case .story: []
+            case .story, .local: []
             }
         for assignment in assignments where random.chance(40) {
             if let condition = try? Condition.parse(group: kind == .banner && random.chance(50) ? .any : .all, assignment: assignment, kind: kind) {
@@ -124,7 +124,26 @@ enum RandomDocument {
             endsAt: random.chance(30) ? Date(timeIntervalSince1970: 1_790_000_000) : nil, priority: random.int(-2...20),
             locales: random.chance(30) ? restriction : nil, conditions: conditions,
             messageKey: kind == .alert && random.chance(50) ? try MessageKey(random.pick(["2026/05/01", "k-1", "A.b:c_d"])) : nil,
-            content: content)
+            content: content, localNotification: kind == .local ? try notification(&random) : nil,
+            push: kind == .story ? try push(&random) : PushOptions())
+    }
+
+    /// A local campaign's notification, every field now and then (userInfo values any text).
+    static func notification(_ random: inout SplitMix) throws -> LocalNotification {
+        var notification = LocalNotification(fireDate: try FireDate(random.pick(["2026-12-24T09:00", "2026-12-24T08:00:00Z", "2027-01-01T00:00:30"])))
+        if random.chance(50) { notification.repeatInterval = random.pick(RepeatInterval.allCases) }
+        if random.chance(40) { notification.badge = random.pick([0, 1, 99_999]) }
+        if random.chance(50) { notification.sound = try SoundName(random.pick(["default", "Chime.caf", "a b.WAV"])) }
+        if random.chance(30) { notification.launchImage = try BundleFileName(random.pick(["Launch.png", "x@2x~ipad.png"])) }
+        if random.chance(20) { notification.hasAction = false }
+        if random.chance(50) { notification.userInfo[random.pick(["screen", "a.b-c_d"])] = text(&random) }
+        return notification
+    }
+
+    static func push(_ random: inout SplitMix) throws -> PushOptions {
+        PushOptions(
+            sound: random.chance(50) ? try SoundName(random.pick(["default", "Chime.caf"])) : nil,
+            badge: random.chance(50) ? try PushBadge(random.pick(["0", "7", "+1", "-3"])) : nil)
     }
 
     static func content(_ kind: CampaignKind, _ random: inout SplitMix) throws -> CampaignContent {
@@ -152,6 +171,8 @@ enum RandomDocument {
             if random.chance(40) { page.subtitle = text(&random) }
             return .story(
                 StoryContent(pushTitle: random.chance(50) ? text(&random) : nil, pushText: text(&random), pages: [page]))
+        case .local:
+            return .local(LocalContent(body: text(&random), action: random.chance(50) ? text(&random) : nil))
         }
     }
 

@@ -21,7 +21,7 @@ import Testing
                     switch kind {
                     case .banner: banner.contains(type)
                     case .alert: (type == .minAppVersion || type == .maxAppVersion) && group == .all
-                    case .story: false
+                    case .story, .local: false
                     }
                 let assignment = "\(type.rawValue)=\(sample[type] ?? "")"
                 let parsed = try? Condition.parse(group: group, assignment: assignment, kind: kind)

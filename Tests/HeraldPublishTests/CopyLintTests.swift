@@ -79,4 +79,43 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("t/weather/a [en] message: tells people what to press") })
         #expect(!warnings.contains { $0.hasPrefix("t/weather/b ") })
     }
+
+    func local(_ key: String = "l", body: String, action: String? = nil, fireAt: String = "2026-12-24T09:00", hasAction: Bool = true) throws
+        -> CampaignSpec
+    {
+        CampaignSpec(
+            key: try Slug(key), kind: .local, name: "L", status: .active,
+            content: [try LocaleTag("en"): .local(LocalContent(body: body, action: action))],
+            localNotification: LocalNotification(fireDate: try FireDate(fireAt), hasAction: hasAction))
+    }
+
+    /// Seed 004 on local notifications: sentence case with a period, no app name, about two
+    /// lines, the action in title case.
+    @Test func localNotificationCopy() throws {
+        #expect(try rules(local(body: "A storm is on its way. See when it reaches you.", action: "See Forecast")) == [])
+        #expect(try rules(local(body: "a storm is on its way.")) == [.sentenceCase])
+        #expect(try rules(local(body: "A storm is on its way")) == [.sentenceCase])
+        #expect(try rules(local(body: "A Storm Is On Its Way.")) == [.sentenceCase])
+        #expect(try rules(local(body: "Is a storm on its way? \u{201C}Yes.\u{201D}")) == [])
+        #expect(try rules(local(body: "Weather says a storm is near.")) == [.namesApp])
+        #expect(try rules(local(body: String(repeating: "Rain. ", count: 20).trimmingCharacters(in: .whitespaces))).contains(.tooLong))
+        #expect(try rules(local(body: "Rain soon.", action: "see forecast")) == [.buttonCase])
+        // Without an action, no action label is linted (none is shown).
+        #expect(try rules(local(body: "Rain soon.", hasAction: false)) == [])
+    }
+
+    /// One notification per event: two local campaigns with the same body within a minute of
+    /// each other, on one device's clock (an instant and a wall-clock time meet in some zone).
+    @Test func oneLocalNotificationPerEvent() throws {
+        func findings(_ campaigns: [CampaignSpec]) throws -> [String] {
+            CopyLint.findings(tenant: try Slug("t"), app: try app(campaigns)).filter { $0.rule == .oneNotificationPerEvent }.map(\.campaign.rawValue)
+        }
+        let first = try local("a", body: "Rain soon.", fireAt: "2026-12-24T09:00")
+        #expect(try findings([first, try local("b", body: "rain soon", fireAt: "2026-12-24T09:00:45")]) == ["a", "b"])
+        #expect(try findings([first, try local("b", body: "Rain soon.", fireAt: "2026-12-24T09:01:01")]) == [])
+        #expect(try findings([first, try local("b", body: "Snow soon.", fireAt: "2026-12-24T09:00")]) == [])
+        // 09:00 on the clock of a device at +01:00 is 08:00Z: the two meet there.
+        #expect(try findings([first, try local("b", body: "Rain soon.", fireAt: "2026-12-24T08:00:00Z")]) == ["a", "b"])
+        #expect(try findings([first, try local("b", body: "Rain soon.", fireAt: "2026-12-24T08:07:00Z")]) == [])
+    }
 }

@@ -352,7 +352,7 @@ enum RandomCampaignsFile {
         var locales = try ["en", "de", "fr"].map { try LocaleTag($0) }
         if random.chance(70) { locales.append(try LocaleTag("pt-BR")) }
         var campaigns: [CampaignSpec] = []
-        for key in ["a", "b", "c", "d", "e", "x"] where random.chance(70) {
+        for key in ["a", "b", "c", "d", "e", "f", "x"] where random.chance(70) {
             campaigns.append(try campaign(key, locales: locales, defaultLocale: defaultLocale, &random))
         }
         return AppSpec(
@@ -369,6 +369,7 @@ enum RandomCampaignsFile {
             switch key {
             case "c", "d": .alert
             case "e": .story
+            case "f": .local
             default: .banner
             }
         let status: CampaignStatus = random.pick([.draft, .draft, .draft, .paused, .paused, .active, .active, .active, .archived])
@@ -387,10 +388,34 @@ enum RandomCampaignsFile {
             // Mostly the campaign's own keys (a few, so it goes back to an old one now and then).
             messageKey = try MessageKey("\(key)-\(random.pick(["1", "2", "3", "4", "5", "6", "1"]))")
         }
+        var push = PushOptions()
+        if kind == .story {
+            push.sound = random.chance(50) ? try SoundName(random.pick(["default", "Chime.caf"])) : nil
+            push.badge = random.chance(50) ? try PushBadge(random.pick(["0", "3", "+1", "-1"])) : nil
+        }
+        let notification = kind == .local ? try self.notification(&random) : nil
+        if notification?.hasAction == false {
+            // Words without an action: a notification without one has no label to show.
+            for (locale, words) in content { if case .local(var local) = words { local.action = nil; content[locale] = .local(local) } }
+        }
         return CampaignSpec(
             key: try Slug(key), kind: kind, name: random.pick([key.uppercased(), "\(key.uppercased()) renamed"]), status: status,
             startsAt: random.pick(dates), endsAt: random.pick(ends), priority: random.int(0...2), locales: restriction,
-            conditions: try conditions(kind, &random), messageKey: messageKey, content: content)
+            conditions: try conditions(kind, &random), messageKey: messageKey, content: content, localNotification: notification,
+            push: push)
+    }
+
+    /// A local campaign's notification: instants and wall-clock times, each field now and then.
+    static func notification(_ random: inout SplitMix) throws -> LocalNotification {
+        var notification = LocalNotification(fireDate: try FireDate(random.pick(["2030-12-24T09:00", "2030-12-24T08:00:00Z", "2031-01-01T00:00"])))
+        if random.chance(50) { notification.repeatInterval = random.pick([.day, .week, .year]) }
+        if random.chance(40) { notification.badge = random.int(0...3) }
+        if random.chance(50) { notification.sound = try SoundName(random.pick(["default", "Bell.wav"])) }
+        if random.chance(30) { notification.launchImage = try BundleFileName("Launch.png") }
+        if random.chance(20) { notification.hasAction = false }
+        if random.chance(50) { notification.userInfo["screen"] = random.pick(["radar", "forecast"]) }
+        if random.chance(30) { notification.userInfo["source"] = "herald & co" }
+        return notification
     }
 
     static func breakRule(_ fault: Fault, in app: inout AppSpec, _ random: inout SplitMix) throws {
@@ -431,7 +456,7 @@ enum RandomCampaignsFile {
                 [random.pick(["onWifi=true", "onWifi=false"]), "neverDisplayed=true", "lastDisplayMinimumLaunches=\(random.int(1...3))",
                  random.pick(["appVersionLessThan=2.4", "appVersionLessThan=3.0.1"]), "flagNotSet=seen"]
             case .alert: [random.pick(["minAppVersion=1.0", "minAppVersion=1.2"]), random.pick(["maxAppVersion=3.0", "maxAppVersion=4"])]
-            case .story: []
+            case .story, .local: []
             }
         for assignment in choices where random.chance(35) {
             let group: ConditionGroup = kind == .banner && random.chance(50) ? .any : .all
@@ -467,6 +492,8 @@ enum RandomCampaignsFile {
             ]
             if random.chance(40) { pages.append(StoryPage(image: try HTTPURL("https://cdn.example.com/3.jpg"), link: try LinkURL("app://p"), buttonTitle: "Open")) }
             return .story(StoryContent(pushTitle: random.pick([nil, "New"]), pushText: random.pick(["See what's new", "Look"]), pages: pages))
+        case .local:
+            return .local(LocalContent(body: random.pick(["Rain soon.", "Snow <tonight> & more."]), action: random.pick([nil, "See"])))
         }
     }
 }

@@ -25,14 +25,16 @@ struct ReferenceCampaignWriter {
         }
         let rows = try connection.query(
             """
-            INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales)
-            VALUES ($1, $2, $3::campaign_kind, $4, $5::campaign_status, $6, $7, $8, $9::text[]::locale_tag[])
+            INSERT INTO campaigns (app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge)
+            VALUES ($1, $2, $3::campaign_kind, $4, $5::campaign_status, $6, $7, $8, $9::text[]::locale_tag[], $10, $11)
             RETURNING id
             """,
             [app.id, spec.key.rawValue, spec.kind.rawValue, spec.name, spec.status.rawValue,
-             spec.startsAt, spec.endsAt, spec.priority, spec.locales?.map(\.rawValue)])
+             spec.startsAt, spec.endsAt, spec.priority, spec.locales?.map(\.rawValue), spec.push.sound?.rawValue,
+             spec.push.badge?.description])
         let id: Int64 = try rows[0].decode("id")
         if let messageKey = spec.messageKey { try assignMessageKey(messageKey, campaign: id, app: app.id) }
+        if let notification = spec.localNotification { try writeNotification(notification, campaign: id) }
         try replaceConditions(campaign: id, kind: spec.kind, from: nil, to: spec.conditions)
         for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
             try insertContent(content, locale: locale, campaign: id)
@@ -52,7 +54,7 @@ struct ReferenceCampaignWriter {
         var fields: [String] = []
         let row =
             old.name != spec.name || old.status != spec.status || old.startsAt != spec.startsAt || old.endsAt != spec.endsAt
-            || old.priority != spec.priority || old.locales != spec.locales
+            || old.priority != spec.priority || old.locales != spec.locales || old.push != spec.push
         if row {
             if old.name != spec.name { fields.append("name") }
             if old.status != spec.status { fields.append("status") }
@@ -62,15 +64,26 @@ struct ReferenceCampaignWriter {
             try connection.execute(
                 """
                 UPDATE campaigns SET name = $2, status = $3::campaign_status, starts_at = $4, ends_at = $5,
-                    priority = $6, locales = $7::text[]::locale_tag[]
+                    priority = $6, locales = $7::text[]::locale_tag[], push_sound = $8, push_badge = $9
                 WHERE id = $1
                 """,
                 [current.id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority,
-                 spec.locales?.map(\.rawValue)])
+                 spec.locales?.map(\.rawValue), spec.push.sound?.rawValue, spec.push.badge?.description])
         }
         if let key = spec.messageKey, key != old.messageKey {
             fields.append("messageKey")
             try assignMessageKey(key, campaign: current.id, app: app.id)
+        }
+        if old.push != spec.push { fields.append("push") }
+        if let notification = spec.localNotification, notification != old.localNotification {
+            fields.append("notification")
+            try connection.execute("DELETE FROM local_contents WHERE campaign_id = $1", [current.id])
+            try connection.execute("DELETE FROM local_notifications WHERE campaign_id = $1", [current.id])
+            try writeNotification(notification, campaign: current.id)
+            // Its words hang off it: written again below, whether they changed or not.
+            for (locale, content) in old.content.sorted(by: { $0.key < $1.key }) where spec.content[locale] == content {
+                try insertContent(content, locale: locale, campaign: current.id)
+            }
         }
         if old.conditions != spec.conditions {
             fields.append("conditions")
@@ -119,13 +132,35 @@ struct ReferenceCampaignWriter {
             case .banner: UnsafeSQL("banner_contents")
             case .alert: UnsafeSQL("alert_contents")
             case .story: UnsafeSQL("story_contents")
+            case .local: UnsafeSQL("local_contents")
             }
-        // `table` is one of three constants above, never input.
+        // `table` is one of four constants above, never input.
         try connection.execute("DELETE FROM \(table) WHERE campaign_id = $1 AND locale = $2", [campaign, locale.rawValue])
+    }
+
+    private func writeNotification(_ notification: LocalNotification, campaign: Int64) throws {
+        var instant: Date?
+        var wallClock: String?
+        switch notification.fireDate {
+        case .instant(let date): instant = date
+        case .wallClock(let time): wallClock = time.description
+        }
+        try connection.execute(
+            """
+            INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image,
+                                             has_action, user_info)
+            VALUES ($1, $2, $3::timestamp, $4::calendar_unit, $5, $6, $7, $8, $9::jsonb)
+            """,
+            [campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
+             notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo)])
     }
 
     private func insertContent(_ content: CampaignContent, locale: LocaleTag, campaign: Int64) throws {
         switch content {
+        case .local(let words):
+            try connection.execute(
+                "INSERT INTO local_contents (campaign_id, locale, body, action) VALUES ($1, $2, $3, $4)",
+                [campaign, locale.rawValue, words.body, words.action])
         case .banner(let banner):
             try connection.execute(
                 "INSERT INTO banner_contents (campaign_id, locale, entry_view) VALUES ($1, $2, $3)",

@@ -156,7 +156,8 @@ import Testing
             statement(ApplyDeleteConditions()), statement(ApplyUpsertConditions()), statement(ApplyDeleteBannerContents()),
             statement(ApplyDeleteAlertContents()), statement(ApplyDeleteStoryContents()), statement(ApplyInsertBannerContents()),
             statement(ApplyInsertBannerViews()), statement(ApplyInsertAlertContents()), statement(ApplyInsertStoryContents()),
-            statement(ApplyInsertStoryPages()),
+            statement(ApplyInsertStoryPages()), statement(ApplyDeleteLocalContents()), statement(ApplyUpsertLocalNotifications()),
+            statement(ApplyInsertLocalContents()),
         ]
         let covered = Set(samples.map(\.0))
         for query in Query.allCases {

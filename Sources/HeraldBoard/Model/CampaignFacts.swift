@@ -159,6 +159,12 @@ enum ConditionWords {
         switch campaign.kind {
         case .story:
             return ["No device conditions: every device of a locale it reaches gets the push when it is sent."]
+        case .local:
+            var lines = ["No device conditions: every device of a locale it reaches schedules it (Herald's client, iOS's 64 pending at most)."]
+            if let notification = campaign.localNotification {
+                lines.append("Fires \(notification.fireDate.words)" + (notification.repeatInterval.map { ", then every \($0.rawValue)" } ?? ", once") + ".")
+            }
+            return lines
         case .alert:
             var lines = [all.isEmpty ? "Every app version." : "Shown when " + all.joined(separator: " and ") + "."]
             lines.append("iNotify shows one message per check, newest message key first, once per device (never on the first launch).")

@@ -214,6 +214,10 @@ public enum DeviceMatrix {
             return MatrixCell(locale: locale, shown: true, verdict: "next alert", detail: nil)
         case .story where result.stories.contains(key):
             return MatrixCell(locale: locale, shown: true, verdict: "sent", detail: nil)
+        case .local:
+            let schedule = result.localSchedule
+            guard let item = ((schedule?.schedule ?? []) + (schedule?.replace ?? [])).first(where: { $0.campaign == key }) else { fallthrough }
+            return MatrixCell(locale: locale, shown: true, verdict: "scheduled", detail: "fires next \(item.nextFireLocal)")
         default:
             let reason = result.notShown.first { $0.campaign == key }?.reason ?? "not shown"
             return MatrixCell(locale: locale, shown: false, verdict: reason, detail: nil)

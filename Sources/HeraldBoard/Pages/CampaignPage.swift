@@ -22,7 +22,13 @@ enum CampaignPage {
         case .alert:
             facts.append("<dt>Message key</dt><dd><code>\(campaign.messageKey?.rawValue ?? "assigned when stored")</code> (devices remember it)</dd>")
         case .story:
-            break
+            if let sound = campaign.push.sound { facts.append("<dt>Push sound</dt><dd>\(sound.isDefault ? "the system's sound" : sound.rawValue)</dd>") }
+            if let badge = campaign.push.badge { facts.append("<dt>Push badge</dt><dd>\(badge.description)</dd>") }
+        case .local:
+            facts.append("<dt>Notification key</dt><dd><code>\(campaign.key)</code> (userInfo key: devices cancel it by this)</dd>")
+            if let notification = campaign.localNotification {
+                facts.append("<dt>Fires</dt><dd>\(notification.fireDate.words)\(notification.repeatInterval.map { ", then every \($0.rawValue)" } ?? ", once")</dd>")
+            }
         }
         let sentences: [HTML] = ConditionWords.sentences(campaign).map { "<li>\($0)</li>" }
         facts.append("<dt>Who</dt><dd><ul class=\"conditions\">\(sentences)</ul></dd>")
@@ -31,7 +37,7 @@ enum CampaignPage {
             "<dt>Review notes</dt><dd>\(notes == 0 ? "none" : "\(publishWarnings.count) from publish, \(copy.count) on the copy (on the cards below)")</dd>")
 
         let cards: [HTML] = app.locales.map { locale in
-            card(campaign, app: app, locale: locale, sentences: sentences, publishWarnings: publishWarnings, copy: copy)
+            card(campaign, app: app, locale: locale, sentences: sentences, publishWarnings: publishWarnings, copy: copy, at: at)
         }
         let main: HTML = """
             <h1>\(campaign.name)</h1>
@@ -53,7 +59,8 @@ enum CampaignPage {
     // MARK: Cards
 
     private static func card(
-        _ campaign: CampaignSpec, app: AppSpec, locale: LocaleTag, sentences: [HTML], publishWarnings: [String], copy: [CopyFinding]
+        _ campaign: CampaignSpec, app: AppSpec, locale: LocaleTag, sentences: [HTML], publishWarnings: [String], copy: [CopyFinding],
+        at: Date
     ) -> HTML {
         let found = LocaleContent(campaign: campaign, locale: locale, app: app)
         let noteClass = found.content == nil ? "none" : found.source == locale ? "own" : "other"
@@ -63,6 +70,8 @@ enum CampaignPage {
             case .banner(let banner): body = Drawings.banner(banner, app: app, campaign: campaign, locale: locale)
             case .alert(let alert): body = Drawings.alert(alert, app: app)
             case .story(let story): body = Drawings.story(story, app: app)
+            case .local(let words):
+                body = Drawings.local(words, notification: campaign.localNotification, campaign: campaign, app: app, at: at)
             }
             body += text(content, campaign: campaign)
             // The campaign's words in their own language, for screen readers and hyphenation.
@@ -117,6 +126,13 @@ enum CampaignPage {
             add("Message", alert.message)
             add("Buttons", Drawings.alertButtons(alert).map(\.label).joined(separator: " · "))
             add("Action URL", alert.actionURL?.rawValue)
+        case .local(let words):
+            add("Body", words.body)
+            let notification = campaign.localNotification
+            add("Action", notification?.hasAction == false ? "none" : words.action ?? "View (iOS's own label)")
+            add("Badge", notification?.badge.map(String.init))
+            add("Sound", notification?.sound?.rawValue)
+            add("Launch image", notification?.launchImage?.rawValue)
         case .story(let story):
             add("Push title", story.pushTitle)
             add("Push text", story.pushText)

@@ -174,6 +174,15 @@ enum Layout {
         .story-title { font-weight: 700; font-size: 16px; margin: 0; overflow-wrap: anywhere; }
         .story-subtitle { font-size: 12px; margin: 2px 0 0; overflow-wrap: anywhere; }
         .story-button { display: block; margin-top: 8px; text-align: center; background: #fff; color: #000; border-radius: 999px; padding: 5px 8px; font-size: 13px; font-weight: 600; overflow-wrap: anywhere; }
+        /* A local notification (seed 004): badge on the icon, a sound mark, "slide to <action>". */
+        .app-icon.with-badge { position: relative; }
+        .icon-badge { position: absolute; top: -7px; right: -9px; min-width: 14px; height: 14px; padding: 0 3px; border-radius: 7px; background: #ff3b30;
+          color: #fff; font-size: 9px; line-height: 14px; text-align: center; }
+        .sound-mark { font-size: 11px; text-transform: none; color: #3c3c43; }
+        .sound-mark.silent { color: #8e8e93; }
+        .slide { color: rgba(255,255,255,.85); text-align: center; font-size: 18px; margin: 18px 0 0; }
+        .fires { margin: .5rem 0 .2rem; font-size: .9rem; }
+        .fire-times { margin: 0 0 .5rem; padding-left: 1.1rem; font-size: .85rem; }
         .lock-hint { position: absolute; bottom: 40px; left: 0; right: 0; text-align: center; color: rgba(255,255,255,.8); font-size: 15px; }
         .page-notes { font-size: .8rem; color: var(--muted); margin: .3rem 0 0; overflow-wrap: anywhere; }
 

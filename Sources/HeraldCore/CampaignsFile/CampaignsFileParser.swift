@@ -94,7 +94,9 @@ struct CampaignsFileParser {
     func campaign(_ reader: NodeReader) -> CampaignSpec? {
         guard
             let fields = reader.fields(
-                allowed: ["key", "kind", "name", "status", "startsAt", "endsAt", "priority", "locales", "conditions", "messageKey", "content"],
+                allowed: [
+                    "key", "kind", "name", "status", "startsAt", "endsAt", "priority", "locales", "conditions", "messageKey",
+                ] + Self.pushFields + Self.notificationFields + ["content"],
                 required: ["key", "kind", "name"], what: "a campaign")
         else { return nil }
         let key = fields["key"]?.value(Slug.init)
@@ -109,6 +111,8 @@ struct CampaignsFileParser {
         // Without a kind nothing below can be checked; a bad key or name does not stop the rest.
         guard let kind else { return nil }
         let conditions = fields["conditions"].map { conditionSet($0, kind: kind) } ?? ConditionSet()
+        let push = pushOptions(fields, kind: kind)
+        let localNotification = localNotification(fields, kind: kind)
         var content: [LocaleTag: CampaignContent] = [:]
         for (localeText, contentReader) in fields["content"]?.entries(what: "content by locale") ?? [] {
             guard let locale = contentReader.valueOfKey(localeText, LocaleTag.init) else { continue }
@@ -120,9 +124,63 @@ struct CampaignsFileParser {
         guard let key, let name else { return nil }
         let spec = CampaignSpec(
             key: key, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
-            locales: locales ?? nil, conditions: conditions, messageKey: messageKey, content: content)
+            locales: locales ?? nil, conditions: conditions, messageKey: messageKey, content: content,
+            localNotification: localNotification, push: push)
         for problem in spec.problems() { log.add(reader.path, problem, reader.node) }
         return spec
+    }
+
+    static let pushFields = ["pushSound", "pushBadge"]
+    static let notificationFields = ["fireAt", "repeat", "badge", "sound", "launchImage", "hasAction", "userInfo"]
+
+    /// A story's `pushSound` and `pushBadge`.
+    func pushOptions(_ fields: Fields, kind: CampaignKind) -> PushOptions {
+        var push = PushOptions()
+        guard kind == .story else {
+            for name in Self.pushFields where fields.has(name) {
+                log.add("\(fields.reader.path).\(name)", "\(name) is for story campaigns, not \(kind)", nil)
+            }
+            return push
+        }
+        push.sound = fields["pushSound"]?.value(SoundName.init)
+        push.badge = fields["pushBadge"]?.value(PushBadge.init)
+        return push
+    }
+
+    /// A local campaign's `fireAt`, `repeat`, `badge`, `sound`, `launchImage`, `hasAction` and
+    /// `userInfo`; nil without a (valid) `fireAt`.
+    func localNotification(_ fields: Fields, kind: CampaignKind) -> LocalNotification? {
+        guard kind == .local else {
+            for name in Self.notificationFields where fields.has(name) {
+                log.add("\(fields.reader.path).\(name)", "\(name) is for local campaigns, not \(kind)", nil)
+            }
+            return nil
+        }
+        let fireDate = fields["fireAt"]?.value(FireDate.init)
+        var notification = LocalNotification(fireDate: fireDate ?? .instant(.distantPast))
+        notification.repeatInterval = fields["repeat"]?.value(RepeatInterval.init)
+        if let reader = fields["badge"], let badge = reader.int {
+            _ = reader.value { _ in try LocalNotification.checkBadge(badge) }
+            notification.badge = badge
+        }
+        notification.sound = fields["sound"]?.value(SoundName.init)
+        notification.launchImage = fields["launchImage"]?.value(BundleFileName.init)
+        if let flag = fields["hasAction"]?.value({ text in try Self.bool(text, field: "hasAction") }) { notification.hasAction = flag }
+        for (name, valueReader) in fields["userInfo"]?.entries(what: "userInfo pairs (name: value)") ?? [] {
+            guard let value = valueReader.value({ text in try LocalNotification.checkUserInfo(name: name, value: text); return text }) else {
+                continue
+            }
+            notification.userInfo[name] = value
+        }
+        return fireDate == nil ? nil : notification
+    }
+
+    static func bool(_ text: String, field: String) throws(ValidationError) -> Bool {
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw ValidationError(message: "\(field) \(quote(text)) is not true or false")
+        }
     }
 
     /// `all:`/`any:` maps of type → value.
@@ -167,6 +225,12 @@ struct CampaignsFileParser {
             else { return nil }
             let pages = fields["pages"]?.list()?.compactMap(page) ?? []
             return .story(StoryContent(pushTitle: fields["pushTitle"]?.string, pushText: pushText, pages: pages))
+        case .local:
+            guard
+                let fields = reader.fields(allowed: ["body", "action"], required: ["body"], what: "local notification content"),
+                let body = fields["body"]?.string
+            else { return nil }
+            return .local(LocalContent(body: body, action: fields["action"]?.string))
         }
     }
 

@@ -58,6 +58,9 @@ extension CampaignsDocument {
         if campaign.priority != 0 { out.line(3, "priority: \(campaign.priority)") }
         if let locales = campaign.locales { out.line(3, "locales: [\(locales.map(\.rawValue).joined(separator: ", "))]") }
         if let messageKey = campaign.messageKey { out.line(3, "messageKey: \(YAMLWriter.scalar(messageKey.rawValue))") }
+        if let sound = campaign.push.sound { out.line(3, "pushSound: \(YAMLWriter.scalar(sound.rawValue))") }
+        if let badge = campaign.push.badge { out.line(3, "pushBadge: \(YAMLWriter.scalar(badge.description))") }
+        if let notification = campaign.localNotification { write(notification, &out) }
         if !campaign.conditions.isEmpty {
             out.line(3, "conditions:")
             for group in ConditionGroup.allCases {
@@ -83,8 +86,25 @@ extension CampaignsDocument {
         }
     }
 
+    private func write(_ notification: LocalNotification, _ out: inout YAMLWriter) {
+        out.line(3, "fireAt: \(YAMLWriter.scalar(notification.fireDate.description))")
+        if let interval = notification.repeatInterval { out.line(3, "repeat: \(interval.rawValue)") }
+        if let badge = notification.badge { out.line(3, "badge: \(badge)") }
+        if let sound = notification.sound { out.line(3, "sound: \(YAMLWriter.scalar(sound.rawValue))") }
+        if let image = notification.launchImage { out.line(3, "launchImage: \(YAMLWriter.scalar(image.rawValue))") }
+        if !notification.hasAction { out.line(3, "hasAction: false") }
+        guard !notification.userInfo.isEmpty else { return }
+        out.line(3, "userInfo:")
+        for (name, value) in notification.userInfo.sorted(by: { $0.key < $1.key }) {
+            out.line(4, "\(YAMLWriter.scalar(name)): \(YAMLWriter.scalar(value))")
+        }
+    }
+
     private func write(_ content: CampaignContent, _ out: inout YAMLWriter) {
         switch content {
+        case .local(let local):
+            out.line(5, "body: \(YAMLWriter.scalar(local.body))")
+            if let action = local.action { out.line(5, "action: \(YAMLWriter.scalar(action))") }
         case .banner(let banner):
             out.line(5, "entry: \(banner.entry)")
             out.line(5, "views:")

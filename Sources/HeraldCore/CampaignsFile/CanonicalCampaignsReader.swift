@@ -169,6 +169,20 @@ private struct Lines {
             guard let parsed = make(text, MessageKey.init) else { return nil }
             messageKey = parsed
         }
+        var push = PushOptions()
+        if let text = value(6, "pushSound: ") {
+            guard let sound = make(text, SoundName.init) else { return nil }
+            push.sound = sound
+        }
+        if let text = value(6, "pushBadge: ") {
+            guard let badge = make(text, PushBadge.init) else { return nil }
+            push.badge = badge
+        }
+        var localNotification: LocalNotification?
+        if let text = value(6, "fireAt: ") {
+            guard let fireDate = make(text, FireDate.init), let notification = notification(fireDate) else { return nil }
+            localNotification = notification
+        }
         var conditions = ConditionSet()
         if header(6, "conditions:") {
             guard let set = conditionSet(kind: kind) else { return nil }
@@ -186,9 +200,42 @@ private struct Lines {
         }
         let spec = CampaignSpec(
             key: key, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
-            locales: locales, conditions: conditions, messageKey: messageKey, content: content)
+            locales: locales, conditions: conditions, messageKey: messageKey, content: content,
+            localNotification: localNotification, push: push)
         guard spec.problems().isEmpty else { return nil }
         return spec
+    }
+
+    /// The lines after `fireAt:` of a local campaign, in the writer's order.
+    mutating func notification(_ fireDate: FireDate) -> LocalNotification? {
+        var notification = LocalNotification(fireDate: fireDate)
+        if let text = value(6, "repeat: ") {
+            guard let interval = make(text, RepeatInterval.init) else { return nil }
+            notification.repeatInterval = interval
+        }
+        if let text = value(6, "badge: ") {
+            guard let badge = int(text), (try? LocalNotification.checkBadge(badge)) != nil else { return nil }
+            notification.badge = badge
+        }
+        if let text = value(6, "sound: ") {
+            guard let sound = make(text, SoundName.init) else { return nil }
+            notification.sound = sound
+        }
+        if let text = value(6, "launchImage: ") {
+            guard let image = make(text, BundleFileName.init) else { return nil }
+            notification.launchImage = image
+        }
+        if header(6, "hasAction: false") { notification.hasAction = false }
+        if header(6, "userInfo:") {
+            while let (name, valueText) = keyAndValue(8, userInfoNames: true) {
+                guard let text = string(valueText), notification.userInfo[name] == nil,
+                    (try? LocalNotification.checkUserInfo(name: name, value: text)) != nil
+                else { return nil }
+                notification.userInfo[name] = text
+            }
+            guard !notification.userInfo.isEmpty else { return nil }
+        }
+        return notification
     }
 
     /// `all:` then `any:`, each with one `type: value` line per condition.
@@ -249,6 +296,14 @@ private struct Lines {
                 pages.append(page)
             }
             return pages.isEmpty ? nil : .story(StoryContent(pushTitle: pushTitle, pushText: pushText, pages: pages))
+        case .local:
+            guard let body = value(10, "body: ").flatMap(string) else { return nil }
+            var action: String?
+            if let text = value(10, "action: ") {
+                guard let label = string(text) else { return nil }
+                action = label
+            }
+            return .local(LocalContent(body: body, action: action))
         }
     }
 
@@ -347,20 +402,25 @@ private struct Lines {
     }
 
     /// `indent` spaces, `name: ` and a value.
-    mutating func keyAndValue(_ indent: Int) -> (String, Range<Int>)? {
+    /// `userInfoNames`: a userInfo pair's name, which may also hold `_` and `.`.
+    mutating func keyAndValue(_ indent: Int, userInfoNames: Bool = false) -> (String, Range<Int>)? {
         let lineEnd = lineEnd()
-        guard let (name, end) = name(after: indent), end + 2 < lineEnd, bytes[end] == UInt8(ascii: ":"),
+        guard let (name, end) = name(after: indent, userInfoNames: userInfoNames), end + 2 < lineEnd, bytes[end] == UInt8(ascii: ":"),
             bytes[end + 1] == UInt8(ascii: " ")
         else { return nil }
         position = lineEnd + 1
         return (name, (end + 2)..<lineEnd)
     }
 
-    private func name(after indent: Int) -> (String, Int)? {
+    private func name(after indent: Int, userInfoNames: Bool = false) -> (String, Int)? {
         guard startsWith(indent, "") else { return nil }
         let start = position + indent
         var end = start
-        while end < bytes.count, Self.isNameByte(bytes[end]) { end += 1 }
+        while end < bytes.count,
+            Self.isNameByte(bytes[end]) || (userInfoNames && (bytes[end] == UInt8(ascii: "_") || bytes[end] == UInt8(ascii: ".")))
+        {
+            end += 1
+        }
         guard end > start else { return nil }
         return (text(start..<end), end)
     }

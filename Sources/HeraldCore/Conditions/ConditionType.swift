@@ -33,7 +33,7 @@ public enum KindCapabilities {
             [.onWifi, .neverDisplayed, .lastDisplayMinimumSeconds, .lastDisplayMinimumLaunches, .flagNotSet,
              .iOSVersionLessThan, .appVersionLessThan]
         case .alert: [.minAppVersion, .maxAppVersion]
-        case .story: []
+        case .story, .local: []
         }
     }
 
@@ -41,7 +41,7 @@ public enum KindCapabilities {
         switch kind {
         case .banner: [.all, .any]
         case .alert: [.all]
-        case .story: []
+        case .story, .local: []
         }
     }
 

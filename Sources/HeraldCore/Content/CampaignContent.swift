@@ -214,12 +214,14 @@ public enum CampaignContent: Hashable, Sendable {
     case banner(BannerContent)
     case alert(AlertContent)
     case story(StoryContent)
+    case local(LocalContent)
 
     public var kind: CampaignKind {
         switch self {
         case .banner: .banner
         case .alert: .alert
         case .story: .story
+        case .local: .local
         }
     }
 
@@ -232,6 +234,7 @@ public enum CampaignContent: Hashable, Sendable {
         switch self {
         case .banner(let content): return content.problems()
         case .alert(let content): return content.problems()
+        case .local(let content): return content.problems()
         case .story(let content):
             guard case .story(let old)? = stored else { return content.problems() }
             return content.problems(stored: old.pages)

@@ -13,17 +13,20 @@ public struct ContentFlags: Sendable {
     /// `--view` specs: each replaces the view with its id, or is added last.
     public var views: [String] = []
     public var entry: String?
+    /// A local notification's words: `--body`, `--action`.
+    public var body: String?
+    public var action: String?
 
     public init() {}
 
     /// Optional content fields that can be removed (`--clear`, or given as '').
     public enum Clearable: Sendable {
-        case actionURL, actionButton, pushTitle
+        case actionURL, actionButton, pushTitle, action
     }
 
     public var isEmpty: Bool {
         title == nil && message == nil && actionURL == nil && actionButton == nil && pages.isEmpty
-            && pushTitle == nil && pushText == nil && views.isEmpty && entry == nil
+            && pushTitle == nil && pushText == nil && views.isEmpty && entry == nil && body == nil && action == nil
     }
 
     /// The flags given that belong to another kind of campaign than `kind`, by flag name.
@@ -34,6 +37,7 @@ public struct ContentFlags: Sendable {
             (.story, "--page", !pages.isEmpty), (.story, "--push-title", pushTitle != nil),
             (.story, "--push-text", pushText != nil),
             (.banner, "--view", !views.isEmpty), (.banner, "--entry", entry != nil),
+            (.local, "--body", body != nil), (.local, "--action", action != nil),
         ]
         return given.filter { $0.2 && $0.0 != kind }.map { ($0.1, $0.0) }
     }
@@ -86,6 +90,13 @@ public struct ContentFlags: Sendable {
             var old: BannerContent?
             if case .banner(let banner) = existing { old = banner }
             return .banner(try banner(old, removingViews: removingViews, readHTML: readHTML))
+        case .local:
+            var old: LocalContent?
+            if case .local(let local) = existing { old = local }
+            guard let body = body ?? old?.body else {
+                throw ValidationError(message: "local notification content for a new locale needs --body")
+            }
+            return .local(LocalContent(body: body, action: optional(action, .action, old: old?.action) { $0 }))
         }
     }
 

@@ -10,6 +10,10 @@ public struct AppSpec: Equatable, Sendable {
     public var baseURL: HTTPURL?
     /// Sorted by key.
     public var campaigns: [CampaignSpec]
+    /// Whether the app has a local campaign in any status (a publish's snapshot says, where
+    /// `campaigns` holds only the active ones): its locales then get local-notifications files
+    /// even when none is live, so that devices cancel what was withdrawn. Not in campaigns files.
+    public var publishesLocalNotifications = false
 
     public init(
         slug: Slug, name: String, platform: Platform, bundleID: String, defaultLocale: LocaleTag, locales: [LocaleTag],

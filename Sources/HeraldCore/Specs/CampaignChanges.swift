@@ -11,7 +11,8 @@ public struct FieldChange: Equatable, Sendable {
         case list([String])
     }
 
-    /// `name`, `startsAt`, `conditions.all.flagNotSet`, `title`, `views.banner.file`, `pages[2].title` …
+    /// `name`, `startsAt`, `pushSound`, `fireAt`, `userInfo.screen`, `conditions.all.flagNotSet`, `title`,
+    /// `views.banner.file`, `pages[2].title`, `body` …
     public var field: String
     /// The locale of a content field; nil for the campaign's own fields.
     public var locale: LocaleTag?
@@ -39,6 +40,9 @@ extension CampaignSpec {
         changes.compare("priority", .integer(old.priority), .integer(priority))
         changes.compare("locales", old.locales.map { .list($0.map(\.rawValue)) }, locales.map { .list($0.map(\.rawValue)) })
         changes.compare("messageKey", old.messageKey?.rawValue.text, messageKey?.rawValue.text)
+        changes.compare("pushSound", old.push.sound?.rawValue.text, push.sound?.rawValue.text)
+        changes.compare("pushBadge", old.push.badge?.description.text, push.badge?.description.text)
+        changes.compare(old.localNotification, localNotification)
         for group in ConditionGroup.allCases {
             for type in ConditionType.allCases {
                 changes.compare(
@@ -63,9 +67,31 @@ private struct Changes {
         if old != new { list.append(FieldChange(field: field, locale: locale, old: old, new: new)) }
     }
 
+    /// A local campaign's notification, field by field (`userInfo` pair by pair).
+    mutating func compare(_ old: LocalNotification?, _ new: LocalNotification?) {
+        compare("fireAt", old?.fireDate.description.text, new?.fireDate.description.text)
+        compare("repeat", old?.repeatInterval?.rawValue.text, new?.repeatInterval?.rawValue.text)
+        compare("badge", old?.badge.map(FieldChange.Value.integer), new?.badge.map(FieldChange.Value.integer))
+        compare("sound", old?.sound?.rawValue.text, new?.sound?.rawValue.text)
+        compare("launchImage", old?.launchImage?.rawValue.text, new?.launchImage?.rawValue.text)
+        compare("hasAction", old.map { .bool($0.hasAction) }, new.map { .bool($0.hasAction) })
+        let (before, after) = (old?.userInfo ?? [:], new?.userInfo ?? [:])
+        for name in Set(before.keys).union(after.keys).sorted() {
+            compare("userInfo.\(name)", before[name]?.text, after[name]?.text)
+        }
+    }
+
     /// One locale's content, field by field (a locale added or removed: every field of it).
     mutating func compare(_ old: CampaignContent?, _ new: CampaignContent?) {
         switch (old ?? new)?.kind {
+        case .local?:
+            func local(_ content: CampaignContent?) -> LocalContent? {
+                if case .local(let local)? = content { return local }
+                return nil
+            }
+            let (before, after) = (local(old), local(new))
+            compare("body", before?.body.text, after?.body.text)
+            compare("action", before?.action?.text, after?.action?.text)
         case .alert?:
             func alert(_ content: CampaignContent?) -> AlertContent? {
                 if case .alert(let alert)? = content { return alert }

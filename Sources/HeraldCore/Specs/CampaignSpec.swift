@@ -16,11 +16,17 @@ public struct CampaignSpec: Equatable, Sendable {
     /// Alerts only; the store assigns the default when nil.
     public var messageKey: MessageKey?
     public var content: [LocaleTag: CampaignContent]
+    /// Local campaigns only (and every one has it): when the notification fires, and what it
+    /// is but its words, the same in every locale.
+    public var localNotification: LocalNotification?
+    /// Stories only: the push's sound and badge, the same in every locale.
+    public var push: PushOptions
 
     public init(
         key: Slug, kind: CampaignKind, name: String, status: CampaignStatus = .draft, startsAt: Date? = nil,
         endsAt: Date? = nil, priority: Int = 0, locales: [LocaleTag]? = nil, conditions: ConditionSet = ConditionSet(),
-        messageKey: MessageKey? = nil, content: [LocaleTag: CampaignContent] = [:]
+        messageKey: MessageKey? = nil, content: [LocaleTag: CampaignContent] = [:], localNotification: LocalNotification? = nil,
+        push: PushOptions = PushOptions()
     ) {
         self.key = key
         self.kind = kind
@@ -33,6 +39,8 @@ public struct CampaignSpec: Equatable, Sendable {
         self.conditions = conditions
         self.messageKey = messageKey
         self.content = content
+        self.localNotification = localNotification
+        self.push = push
     }
 
     /// The campaign's own rules (those that need no app or clock), for input.
@@ -56,6 +64,7 @@ public struct CampaignSpec: Equatable, Sendable {
             problems.append(ValidationError(message: "only alert campaigns have a message key; this is a \(kind) campaign"))
         }
         problems += conditions.problems(kind: kind)
+        problems += notificationProblems()
         for (locale, content) in self.content.sorted(by: { $0.key < $1.key }) {
             if content.kind != kind {
                 problems.append(ValidationError(message: "content for \(locale) is \(content.kind) content, but the campaign is a \(kind)"))
@@ -78,6 +87,39 @@ public struct CampaignSpec: Equatable, Sendable {
                     ValidationError(
                         message: "content \(locale): an action button needs an action URL, in \(locale) or the default locale "
                             + "\(defaultLocale) (the client ignores the button otherwise)"))
+            }
+        }
+        return problems
+    }
+}
+
+extension CampaignSpec {
+    /// A local campaign's notification, and the push options only stories have.
+    fileprivate func notificationProblems() -> [ValidationError] {
+        var problems: [ValidationError] = []
+        if !push.isEmpty, kind != .story {
+            problems.append(ValidationError(message: "only story campaigns have a push sound and badge; this is a \(kind) campaign"))
+        }
+        guard kind == .local else {
+            if localNotification != nil {
+                problems.append(
+                    ValidationError(message: "only local campaigns have a fire time, repeat, badge, sound and userInfo; this is a \(kind) campaign"))
+            }
+            return problems
+        }
+        guard let notification = localNotification else {
+            problems.append(
+                ValidationError(message: "a local notification needs a fire time: give --fire-at (fireAt in a campaigns file), e.g. 2026-12-24T09:00"))
+            return problems
+        }
+        problems += notification.problems()
+        if !notification.hasAction {
+            for (locale, content) in self.content.sorted(by: { $0.key < $1.key }) {
+                guard case .local(let words) = content, let action = words.action else { continue }
+                problems.append(
+                    ValidationError(
+                        message: "content \(locale): action \(quote(action)) is given, but the notification has no action (hasAction false, "
+                            + "--no-action): remove the action, or give the notification one"))
             }
         }
         return problems

@@ -28,6 +28,12 @@ public enum PublishReadiness {
         if activating, let endsAt = campaign.endsAt, endsAt <= now {
             problems.append("it ended at \(Timestamp.format(endsAt)), which is in the past")
         }
+        // A notification that fires once, at a time past on every device's clock, fires nowhere.
+        if activating, let notification = campaign.localNotification, notification.repeatInterval == nil,
+            notification.fireDate.latestInstant <= now
+        {
+            problems.append("it fires once, at \(notification.fireDate.words), which has passed on every device")
+        }
         for (locale, content) in campaign.content.sorted(by: { $0.key < $1.key }) {
             if case .banner(let banner) = content, !banner.views.contains(where: { $0.id == banner.entry }) {
                 problems.append("its \(locale) entry \(banner.entry) names no view, so the client would never show it")

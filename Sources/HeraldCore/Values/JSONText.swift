@@ -23,6 +23,11 @@ public enum JSONText {
         return result + "\""
     }
 
+    /// A flat JSON object of strings, members in key order: `{"a": "1", "b": "2"}`.
+    public static func object(_ members: [String: String]) -> String {
+        "{" + members.sorted { $0.key < $1.key }.map { quoted($0.key) + ": " + quoted($0.value) }.joined(separator: ", ") + "}"
+    }
+
     /// `quoted(text)`'s UTF-8 bytes appended to `out`, without making the String.
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         var text = text

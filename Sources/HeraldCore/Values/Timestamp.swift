@@ -30,7 +30,7 @@ public enum Timestamp {
     }
 
     /// `value` as printf's `%0<width>d` writes it: the sign, then zeros up to `width` characters.
-    static func zeroPadded(_ value: Int, _ width: Int) -> String {
+    public static func zeroPadded(_ value: Int, _ width: Int) -> String {
         let digits = String(value.magnitude)
         let sign = value < 0 ? "-" : ""
         return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
@@ -54,15 +54,18 @@ struct TimeText {
     let hasSeconds: Bool
     /// The fraction of a second, in nanoseconds (0 without one).
     let nanoseconds: Int
-    /// The zone's offset from UTC, in seconds.
+    /// The zone's offset from UTC, in seconds (0 without a zone).
     let offsetSeconds: Int
+    /// Whether a zone was written: only a local notification's wall-clock time (`FireDate`)
+    /// may leave it out.
+    let hasZone: Bool
 
     /// Seconds since 1970 (the fraction apart).
     var epochSeconds: Int64 {
         Int64(day.daysSince1970) * 86_400 + Int64((secondOfDay ?? 0) - offsetSeconds)
     }
 
-    init?(_ b: UnsafeBufferPointer<UInt8>) {
+    init?(_ b: UnsafeBufferPointer<UInt8>, zoneRequired: Bool = true) {
         func digits(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var value = 0
@@ -81,6 +84,7 @@ struct TimeText {
             hasSeconds = false
             nanoseconds = 0
             offsetSeconds = 0
+            hasZone = false
             return
         }
         guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), let hour = digits(11, 2), b.count > 13, b[13] == UInt8(ascii: ":"),
@@ -107,7 +111,13 @@ struct TimeText {
         }
         self.nanoseconds = nanoseconds
         secondOfDay = hour * 3600 + minute * 60 + second
-        guard index < b.count else { return nil }  // a zone is required with a time
+        guard index < b.count else {
+            guard !zoneRequired else { return nil }  // a zone is required with a time
+            offsetSeconds = 0
+            hasZone = false
+            return
+        }
+        hasZone = true
         if b[index] == UInt8(ascii: "Z") {
             guard index + 1 == b.count else { return nil }
             offsetSeconds = 0

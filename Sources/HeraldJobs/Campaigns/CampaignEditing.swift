@@ -86,6 +86,8 @@ public struct CampaignEditing {
                     + "give it a new key with `campaign update --message-key` if they should"
             case .story:
                 "stories keep no state on devices, but the push files under its key come back"
+            case .local:
+                "devices that cancelled local notification \(campaign.key) when it was archived schedule it again under that key"
             }
         return "campaign \(campaign.key) is archived; activating it again publishes it under the same identity: "
             + "\(remembered). Pass --force to activate it anyway"

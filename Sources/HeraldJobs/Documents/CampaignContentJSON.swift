@@ -6,6 +6,13 @@ public enum CampaignContentJSON: Encodable, Sendable {
     case banner(Banner)
     case alert(Alert)
     case story(Story)
+    case local(Local)
+
+    /// A local notification's words in one locale (`alertBody`, `alertAction`).
+    public struct Local: Encodable, Sendable {
+        public let body: String
+        public let action: String?
+    }
 
     public struct Banner: Encodable, Sendable {
         public let entry: String
@@ -60,6 +67,8 @@ public enum CampaignContentJSON: Encodable, Sendable {
         case .alert(let alert):
             self = .alert(
                 Alert(title: alert.title, message: alert.message, actionUrl: alert.actionURL?.rawValue, actionButton: alert.actionButton))
+        case .local(let words):
+            self = .local(Local(body: words.body, action: words.action))
         case .story(let story):
             self = .story(
                 Story(
@@ -77,6 +86,7 @@ public enum CampaignContentJSON: Encodable, Sendable {
         case .banner(let banner): try banner.encode(to: encoder)
         case .alert(let alert): try alert.encode(to: encoder)
         case .story(let story): try story.encode(to: encoder)
+        case .local(let local): try local.encode(to: encoder)
         }
     }
 }

@@ -16,6 +16,11 @@ public struct CampaignJSON: Encodable, Sendable {
     public let priority: Int
     public let locales: [String]?
     public let messageKey: String?
+    /// A story's push sound and badge (`default`, `Chime.caf`; `3`, `+1`).
+    public let pushSound: String?
+    public let pushBadge: String?
+    /// A local campaign's notification (its words are in `content`).
+    public let notification: LocalNotificationJSON?
     /// Group (`all`, `any`) → condition type → its value as the clients read it (true, 5, "2.4.0").
     public let conditions: [String: [String: ParsedJSON]]
     public let contentLocales: [String]
@@ -40,6 +45,9 @@ public struct CampaignJSON: Encodable, Sendable {
         priority = spec.priority
         locales = spec.locales?.map(\.rawValue)
         messageKey = spec.messageKey?.rawValue
+        pushSound = spec.push.sound?.rawValue
+        pushBadge = spec.push.badge?.description
+        notification = spec.localNotification.map(LocalNotificationJSON.init)
         var conditions: [String: [String: ParsedJSON]] = [:]
         for condition in spec.conditions.conditions {
             let text = condition.value.jsonText
@@ -57,6 +65,34 @@ public struct CampaignJSON: Encodable, Sendable {
             content = nil
             localeContent = nil
         }
+    }
+}
+
+/// A local campaign's notification in `--json`: `fireAt` with a zone (`…Z`, one instant
+/// everywhere) or without one (a time on each device's own clock).
+public struct LocalNotificationJSON: Encodable, Sendable {
+    public let fireAt: String
+    /// `instant` or `wallClock`.
+    public let fireAtKind: String
+    public let `repeat`: String?
+    public let badge: Int?
+    public let sound: String?
+    public let launchImage: String?
+    public let hasAction: Bool
+    public let userInfo: [String: String]
+
+    public init(_ notification: LocalNotification) {
+        fireAt = notification.fireDate.description
+        switch notification.fireDate {
+        case .instant: fireAtKind = "instant"
+        case .wallClock: fireAtKind = "wallClock"
+        }
+        `repeat` = notification.repeatInterval?.rawValue
+        badge = notification.badge
+        sound = notification.sound?.rawValue
+        launchImage = notification.launchImage?.rawValue
+        hasAction = notification.hasAction
+        userInfo = notification.userInfo
     }
 }
 

@@ -63,6 +63,7 @@ public struct PreviewJob {
         }
         return LocaleFiles(
             control: read(.controlFile(tenant: tenant, app: app, locale: locale)),
-            notifications: read(.notificationsFile(tenant: tenant, app: app, locale: locale)), stories: stories)
+            notifications: read(.notificationsFile(tenant: tenant, app: app, locale: locale)), stories: stories,
+            localNotifications: read(.localNotificationsFile(tenant: tenant, app: app, locale: locale)))
     }
 }

@@ -3,7 +3,8 @@ import HeraldCore
 
 /// One piece of campaign copy that goes against Apple's guidance for notifications and
 /// alerts (seed 004): at most about two lines, no app name (the system shows it), short
-/// title-case action buttons, and no telling people which button to press.
+/// title-case action buttons, no telling people which button to press, and for local
+/// notifications sentence case ending with a period and one notification per event.
 public struct CopyFinding: Hashable, Sendable, CustomStringConvertible {
     public let tenant: Slug
     public let app: Slug
@@ -34,6 +35,10 @@ public enum CopyLint {
         case buttonCase = "button-case"
         /// Text that tells people which button to press.
         case pressInstruction = "press-instruction"
+        /// A local notification's body not in sentence case, or not ending with a period.
+        case sentenceCase = "sentence-case"
+        /// Two local notifications with the same body firing within a minute of each other.
+        case oneNotificationPerEvent = "one-per-event"
     }
 
     /// About two lines of an alert or a notification: some 45 characters a line on a phone.
@@ -60,6 +65,12 @@ public enum CopyLint {
                     check.namesApp(alert.message, "message", inApp: true)
                     check.pressInstruction(alert.message, "message")
                     if alert.actionURL != nil, let button = alert.actionButton { check.button(button, "action button") }
+                case .local(let words):
+                    check.length(words.body, "body", what: "a notification")
+                    check.namesApp(words.body, "body", inApp: false)
+                    check.pressInstruction(words.body, "body")
+                    check.sentence(words.body, "body")
+                    if all[index].localNotification?.hasAction != false, let action = words.action { check.button(action, "action") }
                 case .story(let story):
                     if let title = story.pushTitle {
                         check.namesApp(title, "push title", inApp: false)
@@ -77,8 +88,52 @@ public enum CopyLint {
                 found += check.found
             }
         }
+        found += sameEvent(tenant: tenant, app: app.slug, campaigns: all)
+        return found.sorted { ($0.campaign, $0.locale) < ($1.campaign, $1.locale) }
+    }
+
+    /// Seed 004's "do not issue multiple notifications for the same event": two local
+    /// campaigns whose words in one locale are the same body, firing within a minute of each
+    /// other, on both campaigns.
+    static func sameEvent(tenant: Slug, app: Slug, campaigns: [CampaignSpec]) -> [CopyFinding] {
+        let locals = campaigns.indices.filter { campaigns[$0].kind == .local && campaigns[$0].localNotification != nil }
+            .sorted { campaigns[$0].key < campaigns[$1].key }
+        guard locals.count > 1 else { return [] }
+        var found: [CopyFinding] = []
+        for (position, first) in locals.enumerated() {
+            for second in locals[(position + 1)...] {
+                let (a, b) = (campaigns[first], campaigns[second])
+                guard let fireA = a.localNotification?.fireDate, let fireB = b.localNotification?.fireDate,
+                    fireA.canFire(within: 60, of: fireB)
+                else { continue }
+                for (locale, content) in a.content.sorted(by: { $0.key < $1.key }) {
+                    guard case .local(let wordsA) = content, case .local(let wordsB)? = b.content[locale],
+                        normalized(wordsA.body) == normalized(wordsB.body)
+                    else { continue }
+                    for (campaign, other) in [(a, b), (b, a)] {
+                        found.append(
+                            CopyFinding(
+                                tenant: tenant, app: app, campaign: campaign.key, locale: locale, field: "body", rule: .oneNotificationPerEvent,
+                                message: "fires within a minute of \(other.key) (\(other.localNotification?.fireDate.words ?? "")) with the same "
+                                    + "body: one notification per event; people would get both"))
+                    }
+                }
+            }
+        }
         return found
     }
+
+    /// Text compared for sameness: case, surrounding space and the end mark aside.
+    private static func normalized(_ text: String) -> String {
+        var words = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+        while let last = words.last, sentenceEnds.contains(last) || closers.contains(last) || last.isWhitespace { words = words.dropLast() }
+        return String(words)
+    }
+
+    /// Characters that end a sentence, in the scripts Herald's copy is written in.
+    static let sentenceEnds: Set<Character> = [".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF1F}"]
+    /// Closing quotes and brackets that may follow a sentence's end.
+    static let closers: Set<Character> = ["\"", "'", "\u{201D}", "\u{2019}", ")", "\u{00BB}", "\u{300D}"]
 
     /// `name` trimmed of `.whitespaces`. A name that starts and ends with an ASCII character
     /// other than space and tab (the only ASCII members of the set) is its own trimmed form,
@@ -200,6 +255,31 @@ public enum CopyLint {
             guard !word.isEmpty else { return nil }
             let found = String(decoding: word, as: UTF8.self)
             return CopyLint.pressWords.contains(found) ? found : nil
+        }
+
+        /// Sentence case (a capital first letter, not Title Case in English) and an end mark.
+        mutating func sentence(_ text: String, _ field: String) {
+            var problems: [String] = []
+            if let first = text.first(where: \.isLetter), first.isLowercase {
+                problems.append("starts with a lowercase letter")
+            }
+            let words = text.split(whereSeparator: { $0.isWhitespace }).filter { $0.contains(where: \.isLetter) }
+            if locale.language.rawValue == "en", words.count >= 3,
+                words.allSatisfy({ word in
+                    CopyLint.minorWords.contains(word.lowercased()) || word.first(where: \.isLetter)?.isUppercase == true
+                })
+            {
+                problems.append("reads as Title Case")
+            }
+            var end = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            while let last = end.last, CopyLint.closers.contains(last) { end = end.dropLast() }
+            if let last = end.last, !CopyLint.sentenceEnds.contains(last) {
+                problems.append("does not end with a period")
+            }
+            guard !problems.isEmpty else { return }
+            add(
+                field, .sentenceCase,
+                "\(problems.joined(separator: " and ")): Apple's guidance is sentence case with a period at the end, like a sentence")
         }
 
         mutating func button(_ label: String, _ field: String) {

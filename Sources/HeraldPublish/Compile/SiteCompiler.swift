@@ -67,10 +67,14 @@ public struct SiteCompiler: Sendable {
         // Which banners each locale leaves out, worked out once: the files and the warnings both need it.
         var proofs = BannerProofs(live)
         var leftOutByLocale: [LocaleTag: [Slug: CampaignSpec]] = [:]
+        // Once an app has a local campaign (in any status), each locale has the files, empty
+        // when none is live: devices then cancel what was withdrawn rather than meet a 404.
+        let localFiles = app.publishesLocalNotifications || app.campaigns.contains { $0.kind == .local }
         for locale in app.locales {
             // Sized up front: grown one campaign at a time, each dictionary was rehashed several times.
             var banners = [String: JSONValue](minimumCapacity: live.count)
             var alerts = [String: [String: String]](minimumCapacity: live.count)
+            var locals: [LocalNotificationFile.Entry] = []
             let leftOut = PublishSelection.bannersLeftOut(live, for: locale, in: app, proofs: &proofs)
             leftOutByLocale[locale] = leftOut
             for campaign in live {
@@ -94,11 +98,15 @@ public struct SiteCompiler: Sendable {
                     site.files.append(
                         SiteFile(
                             path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key),
-                            bytes: JSONValue.fields([("pw_stories", block)]).serializedBytes()))
+                            bytes: JSONValue.fields(storyPayload(block, push: campaign.push)).serializedBytes()))
                     site.files.append(
                         SiteFile(
                             path: .storyFile(tenant: tenant.slug, app: app.slug, locale: locale, campaign: campaign.key, push: true),
-                            bytes: pushRequest(story, block: block).serializedBytes()))
+                            bytes: pushRequest(story, push: campaign.push, block: block).serializedBytes()))
+                case .local(let words):
+                    guard let notification = campaign.localNotification else { continue }
+                    published.insert(campaign.key)
+                    locals.append(LocalNotificationFile.Entry(key: campaign.key, notification: notification, words: words))
                 }
             }
             // Every supported locale gets both files, even empty: a device never meets a 404.
@@ -110,6 +118,17 @@ public struct SiteCompiler: Sendable {
                 SiteFile(
                     path: .notificationsFile(tenant: tenant.slug, app: app.slug, locale: locale),
                     bytes: PropertyList.dictionaryOfStringDictionaries(alerts)))
+            if localFiles {
+                locals.sort { $0.key < $1.key }
+                site.files.append(
+                    SiteFile(
+                        path: .localNotificationsFile(tenant: tenant.slug, app: app.slug, locale: locale),
+                        bytes: LocalNotificationFile.propertyList(locals)))
+                site.files.append(
+                    SiteFile(
+                        path: .localNotificationsFile(tenant: tenant.slug, app: app.slug, locale: locale, json: true),
+                        bytes: LocalNotificationFile.json(locals)))
+            }
         }
         site.warnings += Lint.warnings(app: app, tenant: tenant, live: live, published: published, at: at, leftOut: leftOutByLocale)
         site.warnings += CopyLint.warnings(tenant: tenant.slug, app: app, campaigns: live)
@@ -207,9 +226,19 @@ public struct SiteCompiler: Sendable {
         ])
     }
 
+    /// The story's payload: the `pw_stories` block, and with a sound or a number for the badge,
+    /// `aps` (`sound`, `badge`) for a sender that sends it to APNs itself. A change of the badge
+    /// (+1) is Pushwoosh's alone (it keeps each device's count): only the request body has it.
+    private func storyPayload(_ block: JSONValue, push: PushOptions) -> [(String, JSONValue)] {
+        var aps: [(String, JSONValue)] = []
+        if case .set(let number)? = push.badge { aps.append(("badge", .integer(number))) }
+        if let sound = push.sound { aps.append(("sound", .string(sound.rawValue))) }
+        return aps.isEmpty ? [("pw_stories", block)] : [("aps", .fields(aps)), ("pw_stories", block)]
+    }
+
     /// A notification object for Pushwoosh's createMessage. Never an application code or
     /// API token: those are the sender's secrets. Published stories have started, so "now".
-    private func pushRequest(_ story: StoryContent, block: JSONValue) -> JSONValue {
+    private func pushRequest(_ story: StoryContent, push: PushOptions, block: JSONValue) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("content", .string(story.pushText)),
             ("ios_category_custom", .string("PW_STORIES")),
@@ -218,6 +247,12 @@ public struct SiteCompiler: Sendable {
             ("send_date", .string("now")),
         ]
         if let title = story.pushTitle { fields.append(("ios_title", .string(title))) }
+        if let sound = push.sound { fields.append(("ios_sound", .string(sound.rawValue))) }
+        switch push.badge {
+        case .set(let number)?: fields.append(("ios_badges", .integer(number)))
+        case .change?: fields.append(("ios_badges", .string(push.badge?.description ?? "")))
+        case nil: break
+        }
         return .fields(fields)
     }
 }

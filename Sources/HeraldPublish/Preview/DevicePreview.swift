@@ -35,6 +35,9 @@ public struct DeviceState: Sendable {
     /// the check period while it is set).
     public var lastReminded: Date?
 
+    // Herald's local notifications client: the device's zone, what it has pending.
+    public var local = LocalDeviceState(timeZone: TimeZone(identifier: "UTC") ?? .current)
+
     public init(appVersion: String, build: String? = nil, osVersion: String, wifi: Bool) {
         self.appVersion = appVersion
         self.build = build ?? appVersion
@@ -57,6 +60,8 @@ public struct PreviewResult: Equatable, Sendable {
     public var stories: [String] = []
     /// The stories whose blocks were given, as Pushwoosh's player plays them, by key.
     public var storyPlays: [PlayedStory] = []
+    /// What Herald's client makes of the locale's local notifications (nil: the app has none).
+    public var localSchedule: LocalSchedulePreview?
     public var notShown: [NotShown] = []
 
     public struct NotShown: Equatable, Sendable {
@@ -77,9 +82,10 @@ public enum DevicePreview {
     public static let remindPeriod: TimeInterval = 86_400
 
     /// `storyBlocks`: the published `stories/<key>.json` of stories in `storyKeys`, to play.
+    /// `localNotifications`: the locale's `local-notifications.plist`, when it has one.
     public static func evaluate(
-        control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]] = [:], app: AppSpec,
-        locale: LocaleTag, at: Date, device: DeviceState
+        control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]] = [:],
+        localNotifications: [UInt8]? = nil, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState
     ) -> PreviewResult {
         var result = PreviewResult()
         var reasons: [String: String] = [:]
@@ -135,6 +141,15 @@ public enum DevicePreview {
         }
         result.stories = storyKeys.sorted()
         result.storyPlays = result.stories.compactMap { key in storyBlocks[key].map { StoryPayloadReader.play(campaign: key, file: $0) } }
+        result.localSchedule = localNotifications.flatMap { LocalNotificationPreview.plan(file: $0, device: device.local, at: at) }
+        let local = result.localSchedule
+        let scheduled = Set((local?.schedule ?? []).map(\.campaign) + (local?.replace ?? []).map(\.campaign))
+        for item in local?.leftOut ?? [] {
+            reasons["local:" + item.campaign] =
+                "left out: iOS keeps 64 pending local notifications per app (the app's own count too), and those kept fire sooner "
+                + "(it fires next at \(item.nextFireLocal))"
+        }
+        for key in local?.past ?? [] { reasons["local:" + key] = "it fires once, at a time already past on this device's clock" }
 
         // Every campaign of the app not shown, with the first reason.
         let shownBanners = Set(result.eligibleBanners)
@@ -148,6 +163,8 @@ public enum DevicePreview {
                         ? nil
                         : campaign.messageKey.flatMap { reasons["alert:" + $0.rawValue] } ?? publishReason(campaign, app: app, locale: locale, at: at)
                 case .story: result.stories.contains(key) ? nil : publishReason(campaign, app: app, locale: locale, at: at)
+                case .local:
+                    scheduled.contains(key) ? nil : reasons["local:" + key] ?? publishReason(campaign, app: app, locale: locale, at: at)
                 }
             if let reason { result.notShown.append(.init(campaign: key, reason: reason)) }
         }

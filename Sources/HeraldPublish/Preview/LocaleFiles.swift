@@ -2,7 +2,7 @@ import Foundation
 import HeraldCore
 
 /// The files the devices of one locale read to decide what to show — `control.json`,
-/// `notifications.plist` and the stories — from a compiled site or a published folder.
+/// `notifications.plist`, the stories and `local-notifications.plist` — from a compiled site or a published folder.
 /// `herald preview`, the board's device matrix and the demo all decide from these.
 public struct LocaleFiles: Sendable, Equatable {
     /// Notable's file (`{}` when there is none: no banners).
@@ -11,14 +11,17 @@ public struct LocaleFiles: Sendable, Equatable {
     public var notifications: [UInt8]
     /// The locale's stories: each campaign key's published block (`stories/<key>.json`).
     public var stories: [String: [UInt8]]
+    /// Herald's local notifications file (`local-notifications.plist`); nil when the app has none.
+    public var localNotifications: [UInt8]?
 
     /// The campaign keys of the locale's stories, sorted.
     public var storyKeys: [String] { stories.keys.sorted() }
 
-    public init(control: [UInt8]?, notifications: [UInt8]?, stories: [String: [UInt8]]) {
+    public init(control: [UInt8]?, notifications: [UInt8]?, stories: [String: [UInt8]], localNotifications: [UInt8]? = nil) {
         self.control = control ?? Array("{}".utf8)
         self.notifications = notifications ?? []
         self.stories = stories
+        self.localNotifications = localNotifications
     }
 
     /// Every locale's files in `files` (a compiled site), by locale folder (`SitePath.localeFolder`).
@@ -31,6 +34,7 @@ public struct LocaleFiles: Sendable, Equatable {
             case .control: locale.control = file.bytes
             case .notifications: locale.notifications = file.bytes
             case .story(let key): locale.stories[key] = file.bytes
+            case .localNotifications: locale.localNotifications = file.bytes
             }
             parts[folder] = locale
         }
@@ -46,7 +50,7 @@ public struct LocaleFiles: Sendable, Equatable {
     /// What `device` sees from these files, and why not the rest.
     public func preview(app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
         DevicePreview.evaluate(
-            control: control, notifications: notifications, storyKeys: storyKeys, storyBlocks: stories, app: app, locale: locale, at: at,
-            device: device)
+            control: control, notifications: notifications, storyKeys: storyKeys, storyBlocks: stories,
+            localNotifications: localNotifications, app: app, locale: locale, at: at, device: device)
     }
 }

@@ -27,6 +27,11 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
         SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + [notificationsName])
     }
 
+    /// `<tenant>/<app>/<locale>/local-notifications.plist`, or the same as `.json` (local campaigns).
+    public static func localNotificationsFile(tenant: Slug, app: Slug, locale: LocaleTag, json: Bool = false) -> SitePath {
+        SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + [json ? localNotificationsJSONName : localNotificationsName])
+    }
+
     /// `<tenant>/<app>/<locale>/stories/<campaign>.json`, or `.push.json` for the Pushwoosh request body.
     public static func storyFile(tenant: Slug, app: Slug, locale: LocaleTag, campaign: Slug, push: Bool = false) -> SitePath {
         SitePath(localeFolder(tenant: tenant, app: app, locale: locale) + [storiesFolder, campaign.rawValue + (push ? ".push.json" : ".json")])
@@ -45,6 +50,9 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The names of a locale's Notable and iNotify files.
     public static let controlName = "control.json"
     public static let notificationsName = "notifications.plist"
+    /// The names of a locale's local notifications, as a property list and as JSON.
+    public static let localNotificationsName = "local-notifications.plist"
+    public static let localNotificationsJSONName = "local-notifications.json"
 
     /// The folder of a locale's story files, inside its locale folder.
     public static let storiesFolder = "stories"
@@ -61,6 +69,7 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
         switch segments.count {
         case 4 where segments[3] == Self.controlName: (Array(segments.prefix(3)), .control)
         case 4 where segments[3] == Self.notificationsName: (Array(segments.prefix(3)), .notifications)
+        case 4 where segments[3] == Self.localNotificationsName: (Array(segments.prefix(3)), .localNotifications)
         case 5 where segments[3] == Self.storiesFolder:
             Self.storyKey(fileName: segments[4]).map { (Array(segments.prefix(3)), .story($0)) }
         default: nil
@@ -70,6 +79,8 @@ public struct SitePath: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The files of a locale that devices read to decide what to show.
     public enum LocaleFile: Equatable, Sendable {
         case control, notifications
+        /// The local notifications (the property list; the JSON says the same).
+        case localNotifications
         /// A story's payload, by campaign key.
         case story(String)
     }

@@ -40,10 +40,13 @@ struct ApplyPlan {
     /// Replaced or removed content: the row goes, with its views or pages.
     var deletedContent: [(campaign: Int64, kind: CampaignKind, locale: LocaleTag)] = []
     var insertedContent: [(campaign: PlannedCampaign, locale: LocaleTag, content: CampaignContent)] = []
+    /// Local campaigns' notifications, new or changed (written before their words, which name them).
+    var localNotifications: [(campaign: PlannedCampaign, notification: LocalNotification)] = []
 
     var writesNothing: Bool {
         newApps.isEmpty && changedApps.isEmpty && newCampaigns.isEmpty && changedCampaigns.isEmpty && messageKeys.isEmpty
             && deletedConditions.isEmpty && upsertedConditions.isEmpty && deletedContent.isEmpty && insertedContent.isEmpty
+            && localNotifications.isEmpty
     }
 }
 
@@ -145,6 +148,7 @@ struct ApplyPlanner {
                 plan.messageKeys.append((app, planned, key))
             }
             plan.upsertedConditions += ConditionChanges(from: nil, to: spec.conditions).upserted.map { (planned, spec.kind, $0) }
+            if let notification = spec.localNotification { plan.localNotifications.append((planned, notification)) }
             for (locale, content) in spec.content.sorted(by: { $0.key < $1.key }) {
                 plan.insertedContent.append((planned, locale, content))
             }
@@ -166,6 +170,7 @@ struct ApplyPlanner {
             plan.deletedConditions += conditions.deleted.map { (record.id, $0) }
             plan.upsertedConditions += conditions.upserted.map { (.stored(record.id), campaign.kind, $0) }
         }
+        if let notification = difference.localNotification { plan.localNotifications.append((.stored(record.id), notification)) }
         for locale in difference.contentLocales {
             if record.spec.content[locale] != nil { plan.deletedContent.append((record.id, campaign.kind, locale)) }
             if let content = campaign.content[locale] {

@@ -3,7 +3,8 @@ import HeraldCore
 import PostgresClient
 
 /// Writes an `ApplyPlan` in at most one statement per table and kind of change (queries/apply.sql),
-/// in the order the foreign keys need: apps, campaigns, message keys, conditions, content.
+/// in the order the foreign keys need: apps, campaigns, message keys, conditions, local
+/// notifications, content.
 /// New apps and campaigns get their ids from the database; the rows that hang off them are
 /// sent once those are known.
 struct ApplyWriter {
@@ -29,6 +30,7 @@ struct ApplyWriter {
         try insertMessageKeys(plan.messageKeys.map { (appID($0.app), campaignID($0.campaign), $0.key) })
         try deleteConditions(plan.deletedConditions)
         try upsertConditions(plan.upsertedConditions.map { (campaignID($0.campaign), $0.kind, $0.condition) })
+        try upsertLocalNotifications(plan.localNotifications.map { (campaignID($0.campaign), $0.notification) })
         try deleteContent(plan.deletedContent)
         try insertContent(plan.insertedContent.map { (campaignID($0.campaign), $0.locale, $0.content) })
     }
@@ -71,12 +73,7 @@ struct ApplyWriter {
             rows.appIDs.append(appID)
             rows.keys.append(spec.key.rawValue)
             rows.kinds.append(spec.kind.rawValue)
-            rows.names.append(spec.name)
-            rows.statuses.append(spec.status.rawValue)
-            rows.startsAt.append(spec.startsAt)
-            rows.endsAt.append(spec.endsAt)
-            rows.priorities.append(spec.priority)
-            rows.locales.append(spec.locales.map(Self.joined))
+            rows.appendColumns(of: spec)
         }
         var ids: [CampaignName: Int64] = [:]
         for row in try connection.query(rows) {
@@ -94,12 +91,7 @@ struct ApplyWriter {
         var rows = ApplyUpdateCampaigns()
         for (id, spec) in campaigns {
             rows.ids.append(id)
-            rows.names.append(spec.name)
-            rows.statuses.append(spec.status.rawValue)
-            rows.startsAt.append(spec.startsAt)
-            rows.endsAt.append(spec.endsAt)
-            rows.priorities.append(spec.priority)
-            rows.locales.append(spec.locales.map(Self.joined))
+            rows.appendColumns(of: spec)
         }
         try connection.execute(rows)
     }
@@ -141,10 +133,36 @@ struct ApplyWriter {
         try connection.execute(rows)
     }
 
+    // MARK: Local notifications
+
+    private func upsertLocalNotifications(_ notifications: [(campaign: Int64, notification: LocalNotification)]) throws {
+        guard !notifications.isEmpty else { return }
+        var rows = ApplyUpsertLocalNotifications()
+        for (campaign, notification) in notifications {
+            rows.campaignIDs.append(campaign)
+            switch notification.fireDate {
+            case .instant(let date):
+                rows.fireAts.append(date)
+                rows.fireWallClocks.append(nil)
+            case .wallClock(let time):
+                rows.fireAts.append(nil)
+                rows.fireWallClocks.append(time.description)
+            }
+            rows.repeatIntervals.append(notification.repeatInterval?.rawValue)
+            rows.badges.append(notification.badge)
+            rows.sounds.append(notification.sound?.rawValue)
+            rows.launchImages.append(notification.launchImage?.rawValue)
+            rows.hasActions.append(notification.hasAction)
+            rows.userInfos.append(JSONText.object(notification.userInfo))
+        }
+        try connection.execute(rows)
+    }
+
     // MARK: Content
 
     private func deleteContent(_ content: [(campaign: Int64, kind: CampaignKind, locale: LocaleTag)]) throws {
         var banners = ApplyDeleteBannerContents(), alerts = ApplyDeleteAlertContents(), stories = ApplyDeleteStoryContents()
+        var locals = ApplyDeleteLocalContents()
         for (campaign, kind, locale) in content {
             switch kind {
             case .banner:
@@ -156,18 +174,27 @@ struct ApplyWriter {
             case .story:
                 stories.campaignIDs.append(campaign)
                 stories.locales.append(locale.rawValue)
+            case .local:
+                locals.campaignIDs.append(campaign)
+                locals.locales.append(locale.rawValue)
             }
         }
         if !banners.campaignIDs.isEmpty { try connection.execute(banners) }
         if !alerts.campaignIDs.isEmpty { try connection.execute(alerts) }
         if !stories.campaignIDs.isEmpty { try connection.execute(stories) }
+        if !locals.campaignIDs.isEmpty { try connection.execute(locals) }
     }
 
     private func insertContent(_ content: [(campaign: Int64, locale: LocaleTag, content: CampaignContent)]) throws {
         var banners = ApplyInsertBannerContents(), views = ApplyInsertBannerViews(), alerts = ApplyInsertAlertContents()
-        var stories = ApplyInsertStoryContents(), pages = ApplyInsertStoryPages()
+        var stories = ApplyInsertStoryContents(), pages = ApplyInsertStoryPages(), locals = ApplyInsertLocalContents()
         for (campaign, locale, content) in content {
             switch content {
+            case .local(let words):
+                locals.campaignIDs.append(campaign)
+                locals.locales.append(locale.rawValue)
+                locals.bodies.append(words.body)
+                locals.actions.append(words.action)
             case .banner(let banner):
                 banners.campaignIDs.append(campaign)
                 banners.locales.append(locale.rawValue)
@@ -214,6 +241,7 @@ struct ApplyWriter {
         if !alerts.campaignIDs.isEmpty { try connection.execute(alerts) }
         if !stories.campaignIDs.isEmpty { try connection.execute(stories) }
         if !pages.campaignIDs.isEmpty { try connection.execute(pages) }
+        if !locals.campaignIDs.isEmpty { try connection.execute(locals) }
     }
 
     // MARK: Support

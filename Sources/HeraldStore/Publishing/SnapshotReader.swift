@@ -3,7 +3,7 @@ import HeraldCore
 import PostgresClient
 
 /// Everything a publish needs, read in one REPEATABLE READ transaction with a fixed number
-/// of queries (tenants, apps, and the campaign loader's five, two of them on a second
+/// of queries (tenants, apps, and the campaign loader's six, two of them on a second
 /// connection in the same snapshot when given one) whatever the site's size.
 public struct SnapshotReader {
     let session: OperatorSession
@@ -25,7 +25,10 @@ public struct SnapshotReader {
             throw StoreError.notFound(what: "tenant", name: onlyTenant.rawValue, listCommand: "herald tenant list")
         }
         let appRows = try connection.query(SnapshotApps(tenantIDs: tenants.map(\.id), app: onlyApp?.rawValue, appIDs: appIDs?.sorted()))
-        let apps = try AppRepository.decode(appRows)
+        var apps = try AppRepository.decode(appRows)
+        for (index, row) in zip(apps.indices, appRows) {
+            apps[index].spec.publishesLocalNotifications = try row.decode("has_local_campaigns")
+        }
         let tenantOfApp = Dictionary(uniqueKeysWithValues: try zip(apps, appRows).map { app, row in
             (app.id, try row.decode("tenant_id", as: Int64.self))
         })

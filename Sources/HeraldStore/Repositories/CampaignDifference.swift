@@ -8,8 +8,10 @@ struct CampaignDifference {
     let stored: CampaignSpec
     /// Every changed field, old → new.
     let changes: [FieldChange]
-    /// The campaigns row itself (name, status, schedule, priority, locales).
+    /// The campaigns row itself (name, status, schedule, priority, locales, a story's push).
     let row: Bool
+    /// A local campaign's notification as it will be, when it differs.
+    let localNotification: LocalNotification?
     /// A new current message key (never a removal: a spec without one keeps the old).
     let messageKey: MessageKey?
     /// The condition rows to delete and upsert, when the conditions differ.
@@ -18,7 +20,7 @@ struct CampaignDifference {
     /// inserted again (when it still is), never updated in place.
     let contentLocales: [LocaleTag]
     /// The parts that changed, as apply prints them: name, status, schedule, priority,
-    /// locales, messageKey, conditions, content.<locale>, in this order.
+    /// locales, messageKey, push, notification, conditions, content.<locale>, in this order.
     let fields: [String]
 
     init(from old: CampaignSpec, to new: CampaignSpec) {
@@ -28,13 +30,17 @@ struct CampaignDifference {
         changes = stored.changes(from: old)
         let fields = Self.parts(changes)
         self.fields = fields
-        row = fields.contains { ["name", "status", "schedule", "priority", "locales"].contains($0) }
+        row = fields.contains { ["name", "status", "schedule", "priority", "locales", "push"].contains($0) }
+        localNotification = fields.contains("notification") ? new.localNotification : nil
         messageKey = fields.contains("messageKey") ? stored.messageKey : nil
         conditions = fields.contains("conditions") ? ConditionChanges(from: old.conditions, to: new.conditions) : nil
         contentLocales = Array(Set(changes.compactMap(\.locale))).sorted()
     }
 
     var isEmpty: Bool { changes.isEmpty }
+
+    /// A local campaign's notification fields (`CampaignSpec.changes`), but its userInfo pairs.
+    static let notificationFields: Set<String> = ["fireAt", "repeat", "badge", "sound", "launchImage", "hasAction"]
 
     /// The parts of a campaign `changes` touch, as apply prints them, in their order.
     static func parts(_ changes: [FieldChange]) -> [String] {
@@ -47,6 +53,10 @@ struct CampaignDifference {
                     "schedule"
                 } else if change.field.hasPrefix("conditions.") {
                     "conditions"
+                } else if change.field == "pushSound" || change.field == "pushBadge" {
+                    "push"
+                } else if Self.notificationFields.contains(change.field) || change.field.hasPrefix("userInfo.") {
+                    "notification"
                 } else {
                     change.field
                 }

@@ -3,7 +3,7 @@ import HeraldCore
 import PostgresClient
 import Synchronization
 
-/// Loads whole campaigns in five queries whatever their number: campaigns, conditions and
+/// Loads whole campaigns in six queries whatever their number: campaigns, conditions and
 /// one per content kind (queries/campaigns.sql). The same loader serves `show`, `export` and
 /// the publisher's snapshot.
 struct CampaignLoader {
@@ -19,9 +19,9 @@ struct CampaignLoader {
         apps: [Int64], key: Slug? = nil, activeOnly: Bool = false,
         alongside: (connector: HeraldDatabase.Connector, snapshot: TransactionSnapshot)? = nil
     ) throws -> [CampaignRecord] {
-        // The apps' array literal is made once for all five statements (a publish passes every app).
+        // The apps' array literal is made once for all six statements (a publish passes every app).
         let selection = LoadedCampaigns(apps: EncodedParameter(apps), key: key?.rawValue, activeOnly: activeOnly)
-        // Four fixed queries after the campaigns', each selecting the same campaigns by the
+        // Five fixed queries after the campaigns', each selecting the same campaigns by the
         // same filter (one transaction: the same rows). A join on the filter, not a list of
         // ids: tens of thousands of ids in an array cost the server more.
         // Each part is decoded on another core while the next one is fetched; the campaigns'
@@ -29,7 +29,9 @@ struct CampaignLoader {
         let decoded = DecodedParts()
         let decoding = DispatchGroup()
         defer { decoding.wait() }
-        let parts: [(index: Int, query: Query)] = [(0, .loadConditions), (1, .loadBanners), (2, .loadAlerts), (3, .loadStories)]
+        let parts: [(index: Int, query: Query)] = [
+            (0, .loadConditions), (1, .loadBanners), (2, .loadAlerts), (3, .loadStories), (5, .loadLocals),
+        ]
         // Banners and stories (the two the server sorts) on the second connection, if any.
         let elsewhere: Set<Int> = alongside == nil ? [] : [1, 3]
         var second: BackgroundWork<Bool>?
@@ -59,13 +61,18 @@ struct CampaignLoader {
         }
         decoding.wait()
         var conditions: [Int64: Result<ConditionSet, ValidationError>] = [:]
-        // Banners, alerts, stories: a campaign's content is its entry in the last of them that has one.
+        // Banners, alerts, stories, local notifications: a campaign's content is its entry in the
+        // last of them that has one.
         var contents: [ContentByCampaign] = []
+        var notifications: [Int64: LocalNotification] = [:]
         var campaigns: [CampaignRecord] = []
         for part in try decoded.results() {
             switch part {
             case .conditions(let found): conditions = found
             case .content(let found): contents.append(found)
+            case .locals(let found, let words):
+                notifications = found
+                contents.append(words)
             case .campaigns(let found): campaigns = found
             }
         }
@@ -73,6 +80,7 @@ struct CampaignLoader {
             let id = campaigns[index].id
             campaigns[index].spec.conditions = try conditions[id]?.get() ?? ConditionSet()
             campaigns[index].spec.content = contents.reversed().lazy.compactMap { $0[id] }.first ?? [:]
+            campaigns[index].spec.localNotification = notifications[id]
         }
         return campaigns
     }
@@ -86,12 +94,13 @@ struct CampaignLoader {
         DispatchQueue.global().async(group: group) { decoded.set(part.index) { try decode(part.index, rows) } }
     }
 
-    /// Part `index` of a load (conditions, banners, alerts, stories) from its rows.
+    /// Part `index` of a load (conditions, banners, alerts, stories, local notifications) from its rows.
     private static func decode(_ index: Int, _ rows: QueryResult) throws -> DecodedParts.Part {
         switch index {
         case 0: .conditions(try decodeConditions(rows))
         case 1: .content(try decodeBanners(rows))
         case 2: .content(try decodeAlerts(rows))
+        case 5: try decodeLocals(rows)
         default: .content(try decodeStories(rows))
         }
     }
@@ -142,7 +151,8 @@ struct CampaignLoader {
             id: rows.column("id"), key: rows.column("key"), kind: rows.column("kind"), name: rows.column("name"),
             status: rows.column("status"), startsAt: rows.column("starts_at"), endsAt: rows.column("ends_at"),
             priority: rows.column("priority"), locales: rows.column("locales"), messageKey: rows.column("message_key"),
-            appID: rows.column("app_id"), createdAt: rows.column("created_at"), updatedAt: rows.column("updated_at"))
+            appID: rows.column("app_id"), createdAt: rows.column("created_at"), updatedAt: rows.column("updated_at"),
+            pushSound: rows.column("push_sound"), pushBadge: rows.column("push_badge"))
         // A restriction's text (`{de,en}`) gives the same locales on every campaign that has
         // it: each distinct text is parsed and validated once, and its sorted, unique form is
         // the one CampaignSpec made from it the first time.
@@ -164,6 +174,9 @@ struct CampaignLoader {
             var spec = CampaignSpec(
                 key: key, kind: kind, name: name, status: status, startsAt: startsAt, endsAt: endsAt, priority: priority,
                 locales: locales, messageKey: try row.decode(column.messageKey, as: String?.self).map { try MessageKey($0) })
+            spec.push = PushOptions(
+                sound: try row.decode(column.pushSound, as: String?.self).map { try SoundName($0) },
+                badge: try row.decode(column.pushBadge, as: String?.self).map { try PushBadge($0) })
             if let known {
                 spec.locales = known
             } else if let restriction, let made = spec.locales {
@@ -288,6 +301,42 @@ struct CampaignLoader {
         }
         return stories.finish()
     }
+
+    /// Each local campaign's notification, and its words by locale.
+    private static func decodeLocals(_ rows: QueryResult) throws -> DecodedParts.Part {
+        let campaignID = rows.column("campaign_id"), fireAt = rows.column("fire_at"), wallClock = rows.column("fire_wall_clock")
+        let repeatColumn = rows.column("repeat_interval"), badge = rows.column("badge"), sound = rows.column("sound")
+        let launchImage = rows.column("launch_image"), hasAction = rows.column("has_action")
+        let infoNames = rows.column("info_names"), infoValues = rows.column("info_values")
+        let locale = rows.column("locale"), body = rows.column("body"), action = rows.column("action")
+        var notifications: [Int64: LocalNotification] = [:]
+        var words: ContentByCampaign = [:]
+        var locales = LocaleTags()
+        for row in rows {
+            let id: Int64 = try row.decode(campaignID)
+            if notifications[id] == nil {
+                let fireDate: FireDate =
+                    if let instant = try row.decode(fireAt, as: Date?.self) {
+                        .instant(instant)
+                    } else {
+                        try FireDate(try row.decode(wallClock, as: String.self))
+                    }
+                let names = try row.decode(infoNames, as: [String].self)
+                let values = try row.decode(infoValues, as: [String].self)
+                notifications[id] = LocalNotification(
+                    fireDate: fireDate,
+                    repeatInterval: try row.decode(repeatColumn, as: String?.self).map { try RepeatInterval($0) },
+                    badge: try row.decode(badge), sound: try row.decode(sound, as: String?.self).map { try SoundName($0) },
+                    launchImage: try row.decode(launchImage, as: String?.self).map { try BundleFileName($0) },
+                    hasAction: try row.decode(hasAction),
+                    userInfo: Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first }))
+            }
+            guard let tag = try row.decode(locale, as: String?.self) else { continue }
+            words[id, default: [:]][try locales.tag(tag)] = .local(
+                LocalContent(body: try row.decode(body), action: try row.decode(action)))
+        }
+        return .locals(notifications, words)
+    }
 }
 
 /// One kind of content read row by row, by campaign and locale. The loader reads the rows of
@@ -351,11 +400,13 @@ private struct LocaleTags {
     }
 }
 
-/// The five decoded parts of a load, each set by one concurrent iteration.
+/// The six decoded parts of a load, each set by one concurrent iteration.
 private final class DecodedParts: Sendable {
     enum Part {
         case conditions([Int64: Result<ConditionSet, ValidationError>])
         case content(CampaignLoader.ContentByCampaign)
+        /// Local campaigns' notifications and words.
+        case locals([Int64: LocalNotification], CampaignLoader.ContentByCampaign)
         case campaigns([CampaignRecord])
     }
 

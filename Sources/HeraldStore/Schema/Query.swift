@@ -19,6 +19,9 @@ enum Query: String, CaseIterable, Sendable {
     case applyDeleteBannerContents = "apply-delete-banner-contents"
     case applyDeleteAlertContents = "apply-delete-alert-contents"
     case applyDeleteStoryContents = "apply-delete-story-contents"
+    case applyDeleteLocalContents = "apply-delete-local-contents"
+    case applyUpsertLocalNotifications = "apply-upsert-local-notifications"
+    case applyInsertLocalContents = "apply-insert-local-contents"
     case applyInsertBannerContents = "apply-insert-banner-contents"
     case applyInsertBannerViews = "apply-insert-banner-views"
     case applyInsertAlertContents = "apply-insert-alert-contents"
@@ -45,6 +48,7 @@ enum Query: String, CaseIterable, Sendable {
     case loadBanners = "load-banners"
     case loadAlerts = "load-alerts"
     case loadStories = "load-stories"
+    case loadLocals = "load-locals"
     // publishing.sql
     case snapshotTenants = "snapshot-tenants"
     case snapshotApps = "snapshot-apps"

@@ -6,7 +6,7 @@ import HeraldJobs
 struct CampaignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "campaign",
-        abstract: "Create, inspect and change campaigns: banner (Notable), alert (iNotify), story (Pushwoosh).",
+        abstract: "Create, inspect and change campaigns: banner (Notable), alert (iNotify), story (Pushwoosh), local (notifications the app schedules).",
         subcommands: [
             Create.self, List.self, Show.self, Update.self, Activate.self, Pause.self, Archive.self,
             ConditionCommand.self,
@@ -40,13 +40,17 @@ struct CampaignCommand: ParsableCommand {
                     --view 'id=banner,file=https://cdn.example.com/b.html' \\
                     --all appVersionLessThan=2.4.0 --any onWifi=true
                   herald campaign create tour --app weather --kind story \\
-                    --name Tour --push-text "See what's new" \\
+                    --name Tour --push-text "See what's new" --push-sound default --push-badge +1 \\
                     --page 'image=https://cdn.example.com/1.jpg,duration=5'
+                  herald campaign create storm-check --app weather --kind local \\
+                    --name "Storm check" --body "A storm is on its way. See when it reaches you." \\
+                    --action "See Forecast" --fire-at 2026-12-24T09:00 --repeat day \\
+                    --sound default --badge 1 --user-info screen=radar
                 """)
 
         @Argument(help: "Campaign key (slug).") var key: String
         @OptionGroup var where_: AppOptions
-        @Option(help: "banner, alert or story.", completion: Completions.kinds) var kind: String
+        @Option(help: "banner, alert, story or local.", completion: Completions.kinds) var kind: String
         @Option(help: "Display name.") var name: String
         @OptionGroup var schedule: ScheduleOptions
         @Option(help: "Alert message key (default: YYYY/MM/DD of the start, or today).") var messageKey: String?
@@ -55,6 +59,7 @@ struct CampaignCommand: ParsableCommand {
         @Option(name: .customLong("any"), help: ArgumentHelp("Banner condition of which one must hold: TYPE=VALUE (repeatable).", valueName: "condition"))
         var anyConditions: [String] = []
         @OptionGroup var contentOptions: CampaignContentOptions
+        @OptionGroup var notificationOptions: NotificationOptions
         @OptionGroup var output: JSONFlag
 
         func run() throws {
@@ -72,6 +77,7 @@ struct CampaignCommand: ParsableCommand {
                 spec.conditions = try addConditions(all: allConditions, any: anyConditions, kind: kind, to: ConditionSet())
                 let locale = try contentOptions.locale.map { try LocaleTag($0) }
                 let content = try contentOptions.content(kind: kind, existing: nil)
+                try notificationOptions.apply(to: &spec, givesAction: contentOptions.givesAction)
                 let (app, created) = try where_.editing().create { app in
                     if let content { spec.content[locale ?? app.defaultLocale] = content }
                     return spec
@@ -187,6 +193,7 @@ struct CampaignCommand: ParsableCommand {
             help: ArgumentHelp("Remove a banner view from --locale's content, by id (repeatable).", valueName: "id"))
         var removeViews: [String] = []
         @OptionGroup var contentOptions: CampaignContentOptions
+        @OptionGroup var notificationOptions: NotificationOptions
         @OptionGroup var output: JSONFlag
 
         func run() throws {
@@ -213,6 +220,7 @@ struct CampaignCommand: ParsableCommand {
                     {
                         spec.content[locale] = content
                     }
+                    try notificationOptions.apply(to: &spec, clearing: clear, givesAction: contentOptions.givesAction)
                 }
                 try printUpdate(edit, json: output.json)
             }

@@ -45,6 +45,19 @@ struct CampaignContentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Banner entry view id (the first view shown).", valueName: "id"))
     var entry: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Local notification body (alertBody): one or two sentences, without the app's name (iOS shows it).", valueName: "text"))
+    var body: String?
+    @Option(
+        help: ArgumentHelp(
+            "Local notification action (alertAction, \"slide to <action>\" on the lock screen; '' removes it: iOS says View).",
+            valueName: "text"))
+    var action: String?
+
+    /// `--action` with a label: the local notification then has an action.
+    var givesAction: Bool { action.map { !$0.isEmpty } ?? false }
+
     /// The content for the locale after applying these flags to what exists (nil: nothing given).
     /// An optional field given as '' (or named by `--clear`) is removed; a view replaces the
     /// existing view with its id (the others stay), `removingViews` removes views by id.
@@ -60,6 +73,7 @@ struct CampaignContentOptions: ParsableArguments {
         var flags = ContentFlags()
         (flags.title, flags.message, flags.actionURL, flags.actionButton) = (title, message, actionURL, actionButton)
         (flags.pages, flags.pushTitle, flags.pushText, flags.views, flags.entry) = (pages, pushTitle, pushText, views, entry)
+        (flags.body, flags.action) = (body, action)
         return try flags.content(
             kind: kind, existing: existing, clearing: Set(clearing.compactMap(\.content)), removingViews: removingViews,
             readHTML: readHTMLFile)
@@ -72,14 +86,36 @@ enum ClearableField: String, CaseIterable, ExpressibleByArgument {
     case actionURL = "action-url"
     case actionButton = "action-button"
     case pushTitle = "push-title"
+    case action
+    case `repeat`
+    case badge, sound
+    case launchImage = "launch-image"
+    case userInfo = "user-info"
+    case pushSound = "push-sound"
+    case pushBadge = "push-badge"
 
-    /// The content field it is; nil for fields of every campaign.
+    /// The content field it is; nil for fields of every campaign and notification fields.
     var content: ContentFlags.Clearable? {
         switch self {
-        case .starts, .ends, .locales: nil
         case .actionURL: .actionURL
         case .actionButton: .actionButton
         case .pushTitle: .pushTitle
+        case .action: .action
+        default: nil
+        }
+    }
+
+    /// The notification field it is (a local campaign's, or a story's push), the same in every locale.
+    var notification: NotificationFlags.Clearable? {
+        switch self {
+        case .repeat: .repeatInterval
+        case .badge: .badge
+        case .sound: .sound
+        case .launchImage: .launchImage
+        case .userInfo: .userInfo
+        case .pushSound: .pushSound
+        case .pushBadge: .pushBadge
+        default: nil
         }
     }
 
@@ -88,7 +124,8 @@ enum ClearableField: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .starts, .ends, .locales: nil
         case .actionURL, .actionButton: .alert
-        case .pushTitle: .story
+        case .pushTitle, .pushSound, .pushBadge: .story
+        case .action, .repeat, .badge, .sound, .launchImage, .userInfo: .local
         }
     }
 }

@@ -15,6 +15,18 @@ enum CampaignText {
             "locales      \(spec.locales.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "all of the app's")",
         ]
         if let key = spec.messageKey { lines.append("message key  \(key)") }
+        if let sound = spec.push.sound { lines.append("push sound   \(sound)") }
+        if let badge = spec.push.badge { lines.append("push badge   \(badge)") }
+        if let notification = spec.localNotification {
+            lines.append("fires        \(notification.fireDate.words)")
+            lines.append("repeat       \(notification.repeatInterval?.rawValue ?? "never")")
+            if let badge = notification.badge { lines.append("badge        \(badge)") }
+            lines.append("sound        \(notification.sound.map { Excerpt.escaped($0.rawValue) } ?? "none (silent)")")
+            if let image = notification.launchImage { lines.append("launch image \(Excerpt.escaped(image.rawValue))") }
+            lines.append("action       \(notification.hasAction ? "yes" : "none (--no-action)")")
+            let pairs = notification.publishedUserInfo(campaign: spec.key).sorted { $0.key < $1.key }
+            lines.append("userInfo     " + pairs.map { "\($0.key)=\(Excerpt.escaped($0.value))" }.joined(separator: ", "))
+        }
         let conditions = spec.conditions.conditions
         lines.append(conditions.isEmpty ? "conditions   -" : "conditions")
         for condition in conditions {
@@ -41,6 +53,9 @@ enum CampaignText {
                     if let origin = view.origin { extras.append("origin \(origin.rawValue)") }
                     lines.append("    view \(view.id): \(source)\(extras.isEmpty ? "" : " (\(extras.joined(separator: ", ")))")")
                 }
+            case .local(let words):
+                lines.append("    body: \(Excerpt.escaped(words.body))")
+                if let action = words.action { lines.append("    action: \(Excerpt.escaped(action))") }
             case .story(let story):
                 if let title = story.pushTitle { lines.append("    push title: \(Excerpt.escaped(title))") }
                 lines.append("    push text: \(Excerpt.escaped(story.pushText))")

@@ -26,6 +26,13 @@ struct PreviewCommand: ParsableCommand {
                 --os-version 17.4 --wifi --seen 2026/04/01
               herald preview --tenant acme --app weather --locale en --app-version 2.10b1 \\
                 --os-version 17.4 --can-open https,weather --last-checked 2026-11-23T08:00:00Z
+              herald preview --tenant acme --app weather --locale de --app-version 2.4 \\
+                --os-version 17.4 --time-zone Europe/Berlin --pending storm-check --pending old-sale
+
+            Local notifications: what Herald's client (clients/HeraldLocalNotifications.swift) \
+            would schedule, replace and cancel on a device in --time-zone that has the --pending \
+            campaigns' notifications scheduled (and --own-pending of the app's own), with each \
+            one's next fire time on the device's clock; and which it leaves out of iOS's 64.
             """)
 
     @OptionGroup var tenantOption: TenantOption
@@ -58,6 +65,19 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .customLong("last-checked"), help: ArgumentHelp("When iNotify last checked (it waits 12 hours).", valueName: "time"))
     var lastChecked: String?
     @Option(help: ArgumentHelp("When \"Remind Me Later\" was last chosen (iNotify waits a day).", valueName: "time")) var reminded: String?
+    @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp("The device's time zone, for local notifications (IANA name; default UTC).", valueName: "zone"))
+    var timeZone = "UTC"
+    @Option(
+        help: ArgumentHelp(
+            "A local campaign whose notification the device has pending (repeatable): replaced, or cancelled when no longer published.",
+            valueName: "key"))
+    var pending: [String] = []
+    @Option(
+        name: .customLong("own-pending"),
+        help: ArgumentHelp("How many local notifications the app scheduled itself (they count towards iOS's 64).", valueName: "n"))
+    var ownPending = 0
     @Option(help: ArgumentHelp("Preview at this time (ISO 8601).", valueName: "time")) var at: String?
     @Option(help: ArgumentHelp("Read the published files from this folder instead of compiling.", valueName: "dir")) var out: String?
     @Option(name: .customLong("base-url"), help: ArgumentHelp("As for publish, when compiling in memory.", valueName: "url")) var baseURL: String?
@@ -83,6 +103,17 @@ struct PreviewCommand: ParsableCommand {
                 let (id, name) = try DeviceState.pair(assignment, flag: "--flag")
                 device.flags[id, default: []].insert(name)
             }
+            guard let zone = TimeZone(identifier: timeZone), timeZone.contains("/") || timeZone == "UTC" else {
+                throw InputError(
+                    message: "--time-zone \(Excerpt.quoted(timeZone)) is not a time zone: give an IANA name, e.g. Europe/Berlin or UTC",
+                    code: ExitStatus.usage)
+            }
+            guard (0...LocalDeviceState.pendingLimit).contains(ownPending) else {
+                throw InputError(
+                    message: "--own-pending \(ownPending) is not a count of pending notifications: give 0 to \(LocalDeviceState.pendingLimit)",
+                    code: ExitStatus.usage)
+            }
+            device.local = LocalDeviceState(timeZone: zone, pending: try pending.map { try Slug($0).rawValue }, ownPending: ownPending)
 
             let source: PreviewJob.Source =
                 if let out { .folder(URL(fileURLWithPath: out)) } else { .compiled(siteBaseURL: try baseURL.map { try HTTPURL($0) }) }
@@ -101,9 +132,12 @@ struct PreviewCommand: ParsableCommand {
                 let alertBlocked: String?
                 let stories: [String]
                 let storyPlayback: [StoryPlaybackJSON]
+                let localNotifications: LocalScheduleJSON?
                 let notShown: [Reason]
 
-                enum CodingKeys: String, CodingKey { case eligibleBanners, nextAlert, alertBlocked, stories, storyPlayback, notShown }
+                enum CodingKeys: String, CodingKey {
+                    case eligibleBanners, nextAlert, alertBlocked, stories, storyPlayback, localNotifications, notShown
+                }
 
                 /// `nextAlert` and `alertBlocked` are always present: a value or null.
                 func encode(to encoder: any Encoder) throws {
@@ -113,6 +147,7 @@ struct PreviewCommand: ParsableCommand {
                     try container.encode(alertBlocked, forKey: .alertBlocked)
                     try container.encode(stories, forKey: .stories)
                     try container.encode(storyPlayback, forKey: .storyPlayback)
+                    try container.encodeIfPresent(localNotifications, forKey: .localNotifications)
                     try container.encode(notShown, forKey: .notShown)
                 }
             }
@@ -120,6 +155,7 @@ struct PreviewCommand: ParsableCommand {
                 JSON(
                     eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, alertBlocked: result.alertBlocked,
                     stories: result.stories, storyPlayback: result.storyPlays.map(StoryPlaybackJSON.init),
+                    localNotifications: result.localSchedule.map(LocalScheduleJSON.init),
                     notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
             return
         }
@@ -138,6 +174,7 @@ struct PreviewCommand: ParsableCommand {
         }
         print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
         for story in result.storyPlays { print(StoryPlaybackText.lines(story).map { "  " + $0 }.joined(separator: "\n")) }
+        if let local = result.localSchedule { print(LocalScheduleJSON.lines(local).joined(separator: "\n")) }
         if !result.notShown.isEmpty {
             print("not shown")
             var table = TextTable("  CAMPAIGN", "REASON")
