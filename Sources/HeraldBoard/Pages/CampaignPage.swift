@@ -24,6 +24,9 @@ enum CampaignPage {
         case .story:
             break
         }
+        if let approval = ApprovalParts.approval(context, tenant: tenant.slug, app: app.slug, campaign: campaign.key) {
+            facts.append(ApprovalParts.facts(approval))
+        }
         let sentences: [HTML] = ConditionWords.sentences(campaign).map { "<li>\($0)</li>" }
         facts.append("<dt>Who</dt><dd><ul class=\"conditions\">\(sentences)</ul></dd>")
         let notes = publishWarnings.count + copy.count
@@ -64,7 +67,7 @@ enum CampaignPage {
             case .alert(let alert): body = Drawings.alert(alert, app: app)
             case .story(let story): body = Drawings.story(story, app: app)
             }
-            body += text(content, campaign: campaign)
+            body += text(content, found: found)
             // The campaign's words in their own language, for screen readers and hyphenation.
             if let source = found.source { body = "<div lang=\"\(source)\">\(body)</div>" }
         }
@@ -97,7 +100,7 @@ enum CampaignPage {
     }
 
     /// The words of the content, as text (what screen readers and reviewers of the copy read).
-    private static func text(_ content: CampaignContent, campaign: CampaignSpec) -> HTML {
+    private static func text(_ content: CampaignContent, found: LocaleContent) -> HTML {
         var rows: [HTML] = []
         func add(_ term: String, _ value: String?) {
             if let value { rows.append("<dt>\(term)</dt><dd>\(value)</dd>") }
@@ -116,7 +119,7 @@ enum CampaignPage {
             add("Title", alert.title)
             add("Message", alert.message)
             add("Buttons", Drawings.alertButtons(alert).map(\.label).joined(separator: " · "))
-            add("Action URL", alert.actionURL?.rawValue)
+            add("Action URL", alert.actionURL.map { $0.rawValue + (found.actionURLFrom.map { " (from the \($0) content)" } ?? "") })
         case .story(let story):
             add("Push title", story.pushTitle)
             add("Push text", story.pushText)
