@@ -209,7 +209,7 @@ DECLARE
     row_data jsonb := coalesce(new_row, old_row);
 BEGIN
     IF TG_TABLE_SCHEMA <> 'public' OR TG_TABLE_NAME NOT IN ('tenants', 'apps', 'campaigns', 'alert_message_keys',
-            'campaign_conditions', 'banner_contents', 'banner_views', 'alert_contents', 'story_contents', 'story_pages') THEN
+            'campaign_conditions', 'banner_contents', 'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'campaign_approvals') THEN
         RAISE EXCEPTION 'herald_audit_row() audits Herald''s own tables only' USING ERRCODE = 'insufficient_privilege';
     END IF;
     IF TG_OP = 'UPDATE' AND (old_row - 'updated_at') = (new_row - 'updated_at') THEN
@@ -239,6 +239,120 @@ END
 $$;
 
 ALTER FUNCTION public.herald_audit_row() OWNER TO herald_operator;
+
+--
+-- Name: herald_campaign_approvals_guard(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_approvals_guard() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    current record;
+BEGIN
+    SELECT v.version, v.edited_by, c.key INTO current
+    FROM public.campaign_versions v JOIN public.campaigns c ON c.id = v.campaign_id
+    WHERE v.campaign_id = NEW.campaign_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no such campaign to approve' USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    IF NEW.version <> current.version THEN
+        RAISE EXCEPTION 'campaign "%" changed since version % was reviewed: it is at version % now; review it again',
+            current.key, NEW.version, current.version
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'campaign_approvals_current_version';
+    END IF;
+    IF current.edited_by = session_user THEN
+        RAISE EXCEPTION 'four eyes: % made the last change to campaign "%" (version %), so another login must approve it',
+            session_user, current.key, current.version
+            USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'campaign_approvals_four_eyes';
+    END IF;
+    NEW.approved_by := session_user;
+    NEW.approved_at := now();
+    RETURN NEW;
+END
+$$;
+
+--
+-- Name: herald_campaign_edited(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_edited() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    row_data jsonb := CASE WHEN TG_OP = 'DELETE' THEN to_jsonb(OLD) ELSE to_jsonb(NEW) END;
+    campaign bigint := CASE WHEN TG_TABLE_NAME = 'campaigns' THEN (row_data ->> 'id')::bigint
+                            ELSE (row_data ->> 'campaign_id')::bigint END;
+BEGIN
+    -- A campaign row's status and touch time are not its content.
+    IF TG_TABLE_NAME = 'campaigns' AND TG_OP = 'UPDATE'
+       AND (to_jsonb(OLD) - 'status' - 'updated_at') = (row_data - 'status' - 'updated_at') THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT FROM public.campaigns c WHERE c.id = campaign) THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO public.campaign_versions (tenant_id, campaign_id) VALUES ((row_data ->> 'tenant_id')::bigint, campaign)
+    ON CONFLICT (campaign_id) DO UPDATE SET version = public.campaign_versions.version
+    WHERE public.campaign_versions.edit_txid IS DISTINCT FROM pg_current_xact_id();
+    RETURN NULL;
+END
+$$;
+
+--
+-- Name: herald_campaign_needs_approval(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_needs_approval() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    row_data jsonb := to_jsonb(NEW);
+    campaign bigint := CASE WHEN TG_TABLE_NAME = 'campaigns' THEN (row_data ->> 'id')::bigint
+                            ELSE (row_data ->> 'campaign_id')::bigint END;
+    current record;
+BEGIN
+    SELECT c.key, c.status, t.require_approval, v.version INTO current
+    FROM public.campaigns c JOIN public.tenants t ON t.id = c.tenant_id
+    LEFT JOIN public.campaign_versions v ON v.campaign_id = c.id
+    WHERE c.id = campaign;
+    IF NOT FOUND OR current.status <> 'active' OR NOT current.require_approval THEN
+        RETURN NULL;
+    END IF;
+    -- A campaign live before stays so: its changes come through campaign_versions.
+    IF TG_TABLE_NAME = 'campaigns' AND TG_OP = 'UPDATE' AND to_jsonb(OLD) ->> 'status' = 'active' THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT FROM public.campaign_approvals a WHERE a.campaign_id = campaign AND a.version = current.version) THEN
+        RAISE EXCEPTION 'campaign "%" needs approval: its tenant requires four eyes, and version % is not approved. Pause it to change it; another login than its last editor runs `herald campaign approve %`, then activate it',
+            current.key, current.version, current.key
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'campaigns_approved_when_live';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+--
+-- Name: herald_campaign_versions_guard(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_versions_guard() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.edited_by := session_user;
+    NEW.edited_at := now();
+    NEW.edit_txid := pg_current_xact_id();
+    IF TG_OP = 'UPDATE' THEN
+        NEW.tenant_id := OLD.tenant_id;
+        NEW.campaign_id := OLD.campaign_id;
+        NEW.version := OLD.version + 1;
+    ELSE
+        NEW.version := 1;
+    END IF;
+    RETURN NEW;
+END
+$$;
 
 --
 -- Name: herald_campaigns_guard(); Type: FUNCTION; Schema: public
@@ -309,13 +423,15 @@ CREATE FUNCTION public.herald_ensure_access() RETURNS SETOF text
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    RETURN QUERY SELECT note FROM herald_ensure_access_0022() AS note;
-    -- App keys: Herald's operator reads every key (the collector) and makes and revokes any;
-    -- a tenant session (a tenant operator) makes, lists and revokes its own tenant's, and
-    -- names no id of a key it makes. Nobody deletes one, and only the revocation changes.
-    REVOKE ALL ON app_keys FROM PUBLIC, herald_operator, herald_tenant;
-    GRANT SELECT, INSERT (tenant_id, app_id, name, key_hash, key_hint), UPDATE (revoked_at, revoked_by) ON app_keys
-        TO herald_operator, herald_tenant;
+    RETURN QUERY SELECT note FROM herald_ensure_access_0026() AS note;
+    -- Versions are written by the triggers only (each row's login, time and number are the
+    -- guard's); approvals are made, never changed or taken back.
+    REVOKE ALL ON campaign_versions, campaign_approvals FROM PUBLIC, herald_operator, herald_tenant;
+    GRANT SELECT, INSERT, UPDATE (version) ON campaign_versions TO herald_operator, herald_tenant;
+    GRANT SELECT, INSERT (campaign_id, version, snapshot) ON campaign_approvals TO herald_operator, herald_tenant;
+    GRANT INSERT (tenant_id) ON campaign_approvals TO herald_operator;
+    REVOKE ALL ON FUNCTION herald_try_folder_lock(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION herald_try_folder_lock(text) TO herald_operator, herald_tenant;
 END
 $$;
 
@@ -530,6 +646,25 @@ BEGIN
     RETURN QUERY SELECT note FROM herald_ensure_access_0016() AS note;
     -- publish --prune-history: a tenant's own contents that no kept run of its needs.
     GRANT DELETE ON tenant_publish_blobs TO herald_operator;
+END
+$$;
+
+--
+-- Name: herald_ensure_access_0026(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_ensure_access_0026() RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN QUERY SELECT note FROM herald_ensure_access_0022() AS note;
+    -- App keys: Herald's operator reads every key (the collector) and makes and revokes any;
+    -- a tenant session (a tenant operator) makes, lists and revokes its own tenant's, and
+    -- names no id of a key it makes. Nobody deletes one, and only the revocation changes.
+    REVOKE ALL ON app_keys FROM PUBLIC, herald_operator, herald_tenant;
+    GRANT SELECT, INSERT (tenant_id, app_id, name, key_hash, key_hint), UPDATE (revoked_at, revoked_by) ON app_keys
+        TO herald_operator, herald_tenant;
 END
 $$;
 
@@ -953,6 +1088,15 @@ END
 $$;
 
 --
+-- Name: herald_try_folder_lock(text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_try_folder_lock(folder text) RETURNS boolean
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog'
+    AS $$ SELECT pg_try_advisory_xact_lock(4853, hashtext('herald-folder:' || folder)) $$;
+
+--
 -- Name: alert_contents; Type: TABLE; Schema: public
 --
 
@@ -1146,6 +1290,35 @@ CREATE TABLE public.banner_views (
 ALTER TABLE ONLY public.banner_views FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: campaign_approvals; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.campaign_approvals (
+    id bigint NOT NULL,
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    campaign_id bigint NOT NULL,
+    version bigint NOT NULL,
+    approved_by text DEFAULT SESSION_USER NOT NULL,
+    approved_at timestamp with time zone DEFAULT now() NOT NULL,
+    snapshot text
+);
+
+ALTER TABLE ONLY public.campaign_approvals FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_approvals_id_seq; Type: SEQUENCE; Schema: public
+--
+
+ALTER TABLE public.campaign_approvals ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.campaign_approvals_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: campaign_conditions; Type: TABLE; Schema: public
 --
 
@@ -1228,6 +1401,21 @@ CREATE TABLE public.campaign_rollup (
 WITH (fillfactor='80');
 
 ALTER TABLE ONLY public.campaign_rollup FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_versions; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.campaign_versions (
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    campaign_id bigint NOT NULL,
+    version bigint DEFAULT 1 NOT NULL,
+    edited_by text,
+    edited_at timestamp with time zone DEFAULT now() NOT NULL,
+    edit_txid xid8
+);
+
+ALTER TABLE ONLY public.campaign_versions FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: campaigns; Type: TABLE; Schema: public
@@ -1518,6 +1706,7 @@ CREATE TABLE public.tenants (
     name public.xml_text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    require_approval boolean DEFAULT false NOT NULL,
     CONSTRAINT tenants_name_check CHECK (((name)::text <> ''::text))
 );
 
@@ -1798,6 +1987,20 @@ ALTER TABLE ONLY public.banner_views
     ADD CONSTRAINT banner_views_position_key UNIQUE (tenant_id, campaign_id, locale, "position");
 
 --
+-- Name: campaign_approvals campaign_approvals_campaign_id_version_approved_by_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_campaign_id_version_approved_by_key UNIQUE (campaign_id, version, approved_by);
+
+--
+-- Name: campaign_approvals campaign_approvals_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_pkey PRIMARY KEY (id);
+
+--
 -- Name: campaign_conditions campaign_conditions_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -1824,6 +2027,13 @@ ALTER TABLE ONLY public.campaign_device_days
 
 ALTER TABLE ONLY public.campaign_rollup
     ADD CONSTRAINT campaign_rollup_pkey PRIMARY KEY (campaign_id);
+
+--
+-- Name: campaign_versions campaign_versions_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_pkey PRIMARY KEY (campaign_id);
 
 --
 -- Name: campaigns campaigns_key_key; Type: CONSTRAINT; Schema: public
@@ -1996,6 +2206,12 @@ CREATE INDEX audit_log_tenant_at_idx ON public.audit_log USING btree (tenant_id,
 CREATE INDEX audit_log_txid_idx ON public.audit_log USING btree (txid);
 
 --
+-- Name: campaign_approvals_version_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaign_approvals_version_idx ON public.campaign_approvals USING btree (campaign_id, version);
+
+--
 -- Name: campaign_daily_rollup_campaign_idx; Type: INDEX; Schema: public
 --
 
@@ -2062,6 +2278,12 @@ CREATE INDEX publish_runs_tenant_idx ON public.publish_runs USING btree (tenant_
 CREATE TRIGGER alert_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.alert_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: alert_contents alert_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER alert_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.alert_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
 -- Name: alert_message_keys alert_message_keys_audit; Type: TRIGGER; Schema: public
 --
 
@@ -2110,10 +2332,34 @@ CREATE TRIGGER audit_log_guard BEFORE DELETE OR UPDATE ON public.audit_log FOR E
 CREATE TRIGGER banner_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.banner_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: banner_contents banner_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER banner_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.banner_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
 -- Name: banner_views banner_views_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER banner_views_audit AFTER INSERT OR DELETE OR UPDATE ON public.banner_views FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: banner_views banner_views_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER banner_views_edited AFTER INSERT OR DELETE OR UPDATE ON public.banner_views FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: campaign_approvals campaign_approvals_audit; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_approvals_audit AFTER INSERT ON public.campaign_approvals FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: campaign_approvals campaign_approvals_guard; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_approvals_guard BEFORE INSERT ON public.campaign_approvals FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_approvals_guard();
 
 --
 -- Name: campaign_conditions campaign_conditions_audit; Type: TRIGGER; Schema: public
@@ -2122,10 +2368,46 @@ CREATE TRIGGER banner_views_audit AFTER INSERT OR DELETE OR UPDATE ON public.ban
 CREATE TRIGGER campaign_conditions_audit AFTER INSERT OR DELETE OR UPDATE ON public.campaign_conditions FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: campaign_conditions campaign_conditions_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_conditions_edited AFTER INSERT OR DELETE OR UPDATE ON public.campaign_conditions FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: campaign_versions campaign_versions_approved_when_live; Type: TRIGGER; Schema: public
+--
+
+CREATE CONSTRAINT TRIGGER campaign_versions_approved_when_live AFTER INSERT OR UPDATE ON public.campaign_versions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_needs_approval();
+
+--
+-- Name: campaign_versions campaign_versions_guard; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_versions_guard BEFORE INSERT OR UPDATE ON public.campaign_versions FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_versions_guard();
+
+--
+-- Name: campaigns campaigns_approved_when_activated; Type: TRIGGER; Schema: public
+--
+
+CREATE CONSTRAINT TRIGGER campaigns_approved_when_activated AFTER INSERT OR UPDATE OF status ON public.campaigns DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_needs_approval();
+
+--
 -- Name: campaigns campaigns_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER campaigns_audit AFTER INSERT OR DELETE OR UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: campaigns campaigns_content_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaigns_content_edited AFTER UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: campaigns campaigns_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaigns_edited AFTER INSERT ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: campaigns campaigns_guard; Type: TRIGGER; Schema: public
@@ -2152,10 +2434,22 @@ CREATE TRIGGER publish_runs_guard BEFORE INSERT ON public.publish_runs FOR EACH 
 CREATE TRIGGER story_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.story_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: story_contents story_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER story_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.story_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
 -- Name: story_pages story_pages_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER story_pages_audit AFTER INSERT OR DELETE OR UPDATE ON public.story_pages FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: story_pages story_pages_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER story_pages_edited AFTER INSERT OR DELETE OR UPDATE ON public.story_pages FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: tenants tenants_audit; Type: TRIGGER; Schema: public
@@ -2226,11 +2520,39 @@ ALTER TABLE ONLY public.banner_views
     ADD CONSTRAINT banner_views_content_fkey FOREIGN KEY (tenant_id, campaign_id, locale) REFERENCES public.banner_contents(tenant_id, campaign_id, locale) ON DELETE CASCADE;
 
 --
+-- Name: campaign_approvals campaign_approvals_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id);
+
+--
+-- Name: campaign_approvals campaign_approvals_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
+
+--
 -- Name: campaign_conditions campaign_conditions_campaign_fkey; Type: FK CONSTRAINT; Schema: public
 --
 
 ALTER TABLE ONLY public.campaign_conditions
     ADD CONSTRAINT campaign_conditions_campaign_fkey FOREIGN KEY (tenant_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, id, kind);
+
+--
+-- Name: campaign_versions campaign_versions_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id);
+
+--
+-- Name: campaign_versions campaign_versions_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
 
 --
 -- Name: campaigns campaigns_app_fkey; Type: FK CONSTRAINT; Schema: public
@@ -2338,6 +2660,12 @@ ALTER TABLE public.banner_contents ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.banner_views ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: campaign_approvals; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.campaign_approvals ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: campaign_conditions; Type: ROW SECURITY; Schema: public
 --
 
@@ -2354,6 +2682,12 @@ ALTER TABLE public.campaign_daily_rollup ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.campaign_rollup ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_versions; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.campaign_versions ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: campaigns; Type: ROW SECURITY; Schema: public
@@ -2422,6 +2756,12 @@ CREATE POLICY herald_rows ON public.banner_contents USING (((tenant_id >= ( SELE
 CREATE POLICY herald_rows ON public.banner_views USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
+-- Name: campaign_approvals herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.campaign_approvals USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
 -- Name: campaign_conditions herald_rows; Type: POLICY; Schema: public
 --
 
@@ -2438,6 +2778,12 @@ CREATE POLICY herald_rows ON public.campaign_daily_rollup USING (((tenant_id >= 
 --
 
 CREATE POLICY herald_rows ON public.campaign_rollup USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
+-- Name: campaign_versions herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.campaign_versions USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
 -- Name: campaigns herald_rows; Type: POLICY; Schema: public
@@ -2710,6 +3056,12 @@ REVOKE ALL ON FUNCTION public.herald_ensure_access_0016() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.herald_ensure_access_0022() FROM PUBLIC;
 
 --
+-- Name: FUNCTION herald_ensure_access_0026(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_ensure_access_0026() FROM PUBLIC;
+
+--
 -- Name: FUNCTION herald_ensure_event_partitions(month date); Type: ACL; Schema: public
 --
 
@@ -2762,6 +3114,14 @@ GRANT ALL ON FUNCTION public.herald_revoke_operator(role_name text, tenant bigin
 
 REVOKE ALL ON FUNCTION public.herald_revoke_reporting(role_name text, tenant bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.herald_revoke_reporting(role_name text, tenant bigint) TO herald_operator;
+
+--
+-- Name: FUNCTION herald_try_folder_lock(folder text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_try_folder_lock(folder text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.herald_try_folder_lock(folder text) TO herald_operator;
+GRANT ALL ON FUNCTION public.herald_try_folder_lock(folder text) TO herald_tenant;
 
 --
 -- Name: TABLE alert_contents; Type: ACL; Schema: public
@@ -2982,6 +3342,46 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.banner_views TO herald_operato
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.banner_views TO herald_tenant;
 
 --
+-- Name: TABLE campaign_approvals; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.campaign_approvals TO herald_operator;
+GRANT SELECT ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_approvals.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(tenant_id) ON TABLE public.campaign_approvals TO herald_operator;
+
+--
+-- Name: COLUMN campaign_approvals.campaign_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(campaign_id) ON TABLE public.campaign_approvals TO herald_operator;
+GRANT INSERT(campaign_id) ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_approvals.version; Type: ACL; Schema: public
+--
+
+GRANT INSERT(version) ON TABLE public.campaign_approvals TO herald_operator;
+GRANT INSERT(version) ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_approvals.snapshot; Type: ACL; Schema: public
+--
+
+GRANT INSERT(snapshot) ON TABLE public.campaign_approvals TO herald_operator;
+GRANT INSERT(snapshot) ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: SEQUENCE campaign_approvals_id_seq; Type: ACL; Schema: public
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.campaign_approvals_id_seq TO herald_operator;
+
+--
 -- Name: TABLE campaign_conditions; Type: ACL; Schema: public
 --
 
@@ -3007,6 +3407,20 @@ GRANT SELECT,INSERT,UPDATE ON TABLE public.campaign_device_days TO herald_operat
 
 GRANT SELECT,INSERT,UPDATE ON TABLE public.campaign_rollup TO herald_operator;
 GRANT SELECT ON TABLE public.campaign_rollup TO herald_tenant;
+
+--
+-- Name: TABLE campaign_versions; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT ON TABLE public.campaign_versions TO herald_operator;
+GRANT SELECT,INSERT ON TABLE public.campaign_versions TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_versions.version; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(version) ON TABLE public.campaign_versions TO herald_operator;
+GRANT UPDATE(version) ON TABLE public.campaign_versions TO herald_tenant;
 
 --
 -- Name: TABLE campaigns; Type: ACL; Schema: public
