@@ -18,34 +18,13 @@ CREATE TYPE public.app_platform AS ENUM (
 );
 
 --
--- Name: bundle_file_name; Type: DOMAIN; Schema: public
---
-
-CREATE DOMAIN public.bundle_file_name AS text
-	CONSTRAINT bundle_file_name_check CHECK (((VALUE ~ '^[A-Za-z0-9_@~+-][A-Za-z0-9 _.@~+-]{0,254}$'::text) AND (VALUE !~ ' $'::text)));
-
---
--- Name: calendar_unit; Type: TYPE; Schema: public
---
-
-CREATE TYPE public.calendar_unit AS ENUM (
-    'minute',
-    'hour',
-    'day',
-    'week',
-    'month',
-    'year'
-);
-
---
 -- Name: campaign_kind; Type: TYPE; Schema: public
 --
 
 CREATE TYPE public.campaign_kind AS ENUM (
     'banner',
     'alert',
-    'story',
-    'local'
+    'story'
 );
 
 --
@@ -113,13 +92,6 @@ CREATE DOMAIN public.message_key AS text
 
 CREATE DOMAIN public.slug AS text
 	CONSTRAINT slug_check CHECK ((VALUE ~ '^[a-z0-9][a-z0-9-]{0,62}$'::text));
-
---
--- Name: sound_name; Type: DOMAIN; Schema: public
---
-
-CREATE DOMAIN public.sound_name AS text
-	CONSTRAINT sound_name_check CHECK (((VALUE = 'default'::text) OR ((VALUE ~ '^[A-Za-z0-9_@~+-][A-Za-z0-9 _.@~+-]{0,254}$'::text) AND (VALUE !~ ' $'::text) AND (VALUE ~* '\.(caf|aif|aiff|wav)$'::text))));
 
 --
 -- Name: version_text; Type: DOMAIN; Schema: public
@@ -237,7 +209,7 @@ DECLARE
     row_data jsonb := coalesce(new_row, old_row);
 BEGIN
     IF TG_TABLE_SCHEMA <> 'public' OR TG_TABLE_NAME NOT IN ('tenants', 'apps', 'campaigns', 'alert_message_keys',
-            'campaign_conditions', 'banner_contents', 'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'local_notifications', 'local_contents') THEN
+            'campaign_conditions', 'banner_contents', 'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'campaign_approvals') THEN
         RAISE EXCEPTION 'herald_audit_row() audits Herald''s own tables only' USING ERRCODE = 'insufficient_privilege';
     END IF;
     IF TG_OP = 'UPDATE' AND (old_row - 'updated_at') = (new_row - 'updated_at') THEN
@@ -267,6 +239,120 @@ END
 $$;
 
 ALTER FUNCTION public.herald_audit_row() OWNER TO herald_operator;
+
+--
+-- Name: herald_campaign_approvals_guard(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_approvals_guard() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    current record;
+BEGIN
+    SELECT v.version, v.edited_by, c.key INTO current
+    FROM public.campaign_versions v JOIN public.campaigns c ON c.id = v.campaign_id
+    WHERE v.campaign_id = NEW.campaign_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no such campaign to approve' USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    IF NEW.version <> current.version THEN
+        RAISE EXCEPTION 'campaign "%" changed since version % was reviewed: it is at version % now; review it again',
+            current.key, NEW.version, current.version
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'campaign_approvals_current_version';
+    END IF;
+    IF current.edited_by = session_user THEN
+        RAISE EXCEPTION 'four eyes: % made the last change to campaign "%" (version %), so another login must approve it',
+            session_user, current.key, current.version
+            USING ERRCODE = 'insufficient_privilege', CONSTRAINT = 'campaign_approvals_four_eyes';
+    END IF;
+    NEW.approved_by := session_user;
+    NEW.approved_at := now();
+    RETURN NEW;
+END
+$$;
+
+--
+-- Name: herald_campaign_edited(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_edited() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    row_data jsonb := CASE WHEN TG_OP = 'DELETE' THEN to_jsonb(OLD) ELSE to_jsonb(NEW) END;
+    campaign bigint := CASE WHEN TG_TABLE_NAME = 'campaigns' THEN (row_data ->> 'id')::bigint
+                            ELSE (row_data ->> 'campaign_id')::bigint END;
+BEGIN
+    -- A campaign row's status and touch time are not its content.
+    IF TG_TABLE_NAME = 'campaigns' AND TG_OP = 'UPDATE'
+       AND (to_jsonb(OLD) - 'status' - 'updated_at') = (row_data - 'status' - 'updated_at') THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT FROM public.campaigns c WHERE c.id = campaign) THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO public.campaign_versions (tenant_id, campaign_id) VALUES ((row_data ->> 'tenant_id')::bigint, campaign)
+    ON CONFLICT (campaign_id) DO UPDATE SET version = public.campaign_versions.version
+    WHERE public.campaign_versions.edit_txid IS DISTINCT FROM pg_current_xact_id();
+    RETURN NULL;
+END
+$$;
+
+--
+-- Name: herald_campaign_needs_approval(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_needs_approval() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    row_data jsonb := to_jsonb(NEW);
+    campaign bigint := CASE WHEN TG_TABLE_NAME = 'campaigns' THEN (row_data ->> 'id')::bigint
+                            ELSE (row_data ->> 'campaign_id')::bigint END;
+    current record;
+BEGIN
+    SELECT c.key, c.status, t.require_approval, v.version INTO current
+    FROM public.campaigns c JOIN public.tenants t ON t.id = c.tenant_id
+    LEFT JOIN public.campaign_versions v ON v.campaign_id = c.id
+    WHERE c.id = campaign;
+    IF NOT FOUND OR current.status <> 'active' OR NOT current.require_approval THEN
+        RETURN NULL;
+    END IF;
+    -- A campaign live before stays so: its changes come through campaign_versions.
+    IF TG_TABLE_NAME = 'campaigns' AND TG_OP = 'UPDATE' AND to_jsonb(OLD) ->> 'status' = 'active' THEN
+        RETURN NULL;
+    END IF;
+    IF NOT EXISTS (SELECT FROM public.campaign_approvals a WHERE a.campaign_id = campaign AND a.version = current.version) THEN
+        RAISE EXCEPTION 'campaign "%" needs approval: its tenant requires four eyes, and version % is not approved. Pause it to change it; another login than its last editor runs `herald campaign approve %`, then activate it',
+            current.key, current.version, current.key
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'campaigns_approved_when_live';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+--
+-- Name: herald_campaign_versions_guard(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_campaign_versions_guard() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    NEW.edited_by := session_user;
+    NEW.edited_at := now();
+    NEW.edit_txid := pg_current_xact_id();
+    IF TG_OP = 'UPDATE' THEN
+        NEW.tenant_id := OLD.tenant_id;
+        NEW.campaign_id := OLD.campaign_id;
+        NEW.version := OLD.version + 1;
+    ELSE
+        NEW.version := 1;
+    END IF;
+    RETURN NEW;
+END
+$$;
 
 --
 -- Name: herald_campaigns_guard(); Type: FUNCTION; Schema: public
@@ -337,13 +423,15 @@ CREATE FUNCTION public.herald_ensure_access() RETURNS SETOF text
     SET search_path TO 'public', 'pg_temp'
     AS $$
 BEGIN
-    RETURN QUERY SELECT note FROM herald_ensure_access_0022() AS note;
-    -- App keys: Herald's operator reads every key (the collector) and makes and revokes any;
-    -- a tenant session (a tenant operator) makes, lists and revokes its own tenant's, and
-    -- names no id of a key it makes. Nobody deletes one, and only the revocation changes.
-    REVOKE ALL ON app_keys FROM PUBLIC, herald_operator, herald_tenant;
-    GRANT SELECT, INSERT (tenant_id, app_id, name, key_hash, key_hint), UPDATE (revoked_at, revoked_by) ON app_keys
-        TO herald_operator, herald_tenant;
+    RETURN QUERY SELECT note FROM herald_ensure_access_0026() AS note;
+    -- Versions are written by the triggers only (each row's login, time and number are the
+    -- guard's); approvals are made, never changed or taken back.
+    REVOKE ALL ON campaign_versions, campaign_approvals FROM PUBLIC, herald_operator, herald_tenant;
+    GRANT SELECT, INSERT, UPDATE (version) ON campaign_versions TO herald_operator, herald_tenant;
+    GRANT SELECT, INSERT (campaign_id, version, snapshot) ON campaign_approvals TO herald_operator, herald_tenant;
+    GRANT INSERT (tenant_id) ON campaign_approvals TO herald_operator;
+    REVOKE ALL ON FUNCTION herald_try_folder_lock(text) FROM PUBLIC;
+    GRANT EXECUTE ON FUNCTION herald_try_folder_lock(text) TO herald_operator, herald_tenant;
 END
 $$;
 
@@ -423,7 +511,7 @@ BEGIN
         SELECT c.oid::regclass AS rel, c.relkind AS kind,
                c.relkind = 'S' OR c.relname IN (
                    'tenants', 'apps', 'campaigns', 'alert_message_keys', 'campaign_conditions', 'banner_contents',
-                   'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'local_notifications', 'local_contents', 'audit_log', 'publish_blobs',
+                   'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'audit_log', 'publish_blobs',
                    'publish_runs', 'event_ids', 'delivery_events', 'device_campaign_summary', 'campaign_rollup',
                    'campaign_daily_rollup', 'campaign_device_days', 'event_retention', 'reporting_grants', 'operator_grants',
                    'tenant_publish_blobs', 'tenant_locks', 'herald_migrations') AS named
@@ -440,7 +528,7 @@ BEGIN
     -- publish --prune-history (0014): old runs, and the contents no kept run needs.
     GRANT DELETE ON publish_runs, publish_blobs TO herald_operator;
     GRANT SELECT, INSERT, UPDATE, DELETE ON campaign_conditions, banner_contents, banner_views, alert_contents,
-        story_contents, story_pages, local_notifications, local_contents TO herald_operator, herald_tenant;
+        story_contents, story_pages TO herald_operator, herald_tenant;
     GRANT SELECT ON event_retention TO herald_operator;
     GRANT SELECT (role_name, tenant_id, granted_at) ON reporting_grants, operator_grants TO herald_operator;
     GRANT SELECT, INSERT, UPDATE ON tenant_locks TO herald_operator, herald_tenant;
@@ -558,6 +646,25 @@ BEGIN
     RETURN QUERY SELECT note FROM herald_ensure_access_0016() AS note;
     -- publish --prune-history: a tenant's own contents that no kept run of its needs.
     GRANT DELETE ON tenant_publish_blobs TO herald_operator;
+END
+$$;
+
+--
+-- Name: herald_ensure_access_0026(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_ensure_access_0026() RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET search_path TO 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN QUERY SELECT note FROM herald_ensure_access_0022() AS note;
+    -- App keys: Herald's operator reads every key (the collector) and makes and revokes any;
+    -- a tenant session (a tenant operator) makes, lists and revokes its own tenant's, and
+    -- names no id of a key it makes. Nobody deletes one, and only the revocation changes.
+    REVOKE ALL ON app_keys FROM PUBLIC, herald_operator, herald_tenant;
+    GRANT SELECT, INSERT (tenant_id, app_id, name, key_hash, key_hint), UPDATE (revoked_at, revoked_by) ON app_keys
+        TO herald_operator, herald_tenant;
 END
 $$;
 
@@ -815,28 +922,6 @@ END
 $$;
 
 --
--- Name: herald_notify_publishers(); Type: FUNCTION; Schema: public
---
-
-CREATE FUNCTION public.herald_notify_publishers() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-DECLARE
-    noticed text := coalesce(nullif(current_setting('herald.noticed_tenants', true), ''), ',');
-BEGIN
-    -- A statement inserting several audit rows queues this trigger for each before it runs.
-    IF strpos(noticed, ',' || NEW.tenant_id || ',') > 0 THEN
-        RETURN NULL;
-    END IF;
-    PERFORM set_config('herald.noticed_tenants', noticed || NEW.tenant_id || ',', true);
-    PERFORM pg_notify(public.herald_publish_channel_name(NULL), '');
-    PERFORM pg_notify(public.herald_publish_channel_name(NEW.tenant_id), '');
-    RETURN NULL;
-END
-$$;
-
---
 -- Name: herald_prune_events(date); Type: FUNCTION; Schema: public
 --
 
@@ -874,30 +959,6 @@ BEGIN
         SET pruned_before = greatest(event_retention.pruned_before, excluded.pruned_before);
 END
 $_$;
-
---
--- Name: herald_publish_channel(bigint); Type: FUNCTION; Schema: public
---
-
-CREATE FUNCTION public.herald_publish_channel(tenant_id bigint) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-    SELECT public.herald_publish_channel_name(herald_publish_channel.tenant_id)
-    FROM public.herald_login() l
-    WHERE l.kind = 'owner' OR (l.kind = 'operator' AND l.tenant_id = herald_publish_channel.tenant_id)
-$$;
-
---
--- Name: herald_publish_channel_name(bigint); Type: FUNCTION; Schema: public
---
-
-CREATE FUNCTION public.herald_publish_channel_name(tenant_id bigint) RETURNS text
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO 'pg_catalog', 'pg_temp'
-    AS $$
-    SELECT 'herald_publish_' || md5(s.secret || ':' || coalesce(tenant_id::text, 'site')) FROM public.publish_channel_secret s
-$$;
 
 --
 -- Name: herald_publish_runs_guard(); Type: FUNCTION; Schema: public; Owner: herald_operator
@@ -1025,6 +1086,15 @@ BEGIN
     RETURN NEW;
 END
 $$;
+
+--
+-- Name: herald_try_folder_lock(text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_try_folder_lock(folder text) RETURNS boolean
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog'
+    AS $$ SELECT pg_try_advisory_xact_lock(4853, hashtext('herald-folder:' || folder)) $$;
 
 --
 -- Name: alert_contents; Type: TABLE; Schema: public
@@ -1220,6 +1290,35 @@ CREATE TABLE public.banner_views (
 ALTER TABLE ONLY public.banner_views FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: campaign_approvals; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.campaign_approvals (
+    id bigint NOT NULL,
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    campaign_id bigint NOT NULL,
+    version bigint NOT NULL,
+    approved_by text DEFAULT SESSION_USER NOT NULL,
+    approved_at timestamp with time zone DEFAULT now() NOT NULL,
+    snapshot text
+);
+
+ALTER TABLE ONLY public.campaign_approvals FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_approvals_id_seq; Type: SEQUENCE; Schema: public
+--
+
+ALTER TABLE public.campaign_approvals ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.campaign_approvals_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: campaign_conditions; Type: TABLE; Schema: public
 --
 
@@ -1304,6 +1403,21 @@ WITH (fillfactor='80');
 ALTER TABLE ONLY public.campaign_rollup FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: campaign_versions; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.campaign_versions (
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    campaign_id bigint NOT NULL,
+    version bigint DEFAULT 1 NOT NULL,
+    edited_by text,
+    edited_at timestamp with time zone DEFAULT now() NOT NULL,
+    edit_txid xid8
+);
+
+ALTER TABLE ONLY public.campaign_versions FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: campaigns; Type: TABLE; Schema: public
 --
 
@@ -1321,12 +1435,8 @@ CREATE TABLE public.campaigns (
     locales public.locale_tag[],
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    push_sound public.sound_name,
-    push_badge text,
     CONSTRAINT campaigns_locales_nonempty CHECK ((cardinality(locales) >= 1)),
     CONSTRAINT campaigns_name_check CHECK (((name)::text <> ''::text)),
-    CONSTRAINT campaigns_push_badge_form CHECK ((push_badge ~ '^([0-9]{1,5}|[+-][1-9][0-9]{0,4})$'::text)),
-    CONSTRAINT campaigns_push_only_stories CHECK (((kind = 'story'::public.campaign_kind) OR ((push_sound IS NULL) AND (push_badge IS NULL)))),
     CONSTRAINT campaigns_schedule_order CHECK ((ends_at > starts_at))
 );
 
@@ -1436,60 +1546,6 @@ CREATE TABLE public.herald_migrations (
 );
 
 --
--- Name: local_contents; Type: TABLE; Schema: public
---
-
-CREATE TABLE public.local_contents (
-    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
-    campaign_id bigint NOT NULL,
-    kind public.campaign_kind DEFAULT ('local'::text)::public.campaign_kind NOT NULL,
-    locale public.locale_tag NOT NULL,
-    body public.xml_text NOT NULL,
-    action public.xml_text,
-    CONSTRAINT local_contents_action_check CHECK (((action)::text <> ''::text)),
-    CONSTRAINT local_contents_body_check CHECK (((body)::text <> ''::text)),
-    CONSTRAINT local_contents_kind_check CHECK (((kind)::text = 'local'::text))
-);
-
-ALTER TABLE ONLY public.local_contents FORCE ROW LEVEL SECURITY;
-
---
--- Name: TABLE local_contents; Type: COMMENT; Schema: public
---
-
-COMMENT ON TABLE public.local_contents IS 'A local campaign''s words in one locale: alertBody and alertAction';
-
---
--- Name: local_notifications; Type: TABLE; Schema: public
---
-
-CREATE TABLE public.local_notifications (
-    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
-    campaign_id bigint NOT NULL,
-    kind public.campaign_kind DEFAULT ('local'::text)::public.campaign_kind NOT NULL,
-    fire_at timestamp with time zone,
-    fire_wall_clock timestamp without time zone,
-    repeat_interval public.calendar_unit,
-    badge integer,
-    sound public.sound_name,
-    launch_image public.bundle_file_name,
-    has_action boolean DEFAULT true NOT NULL,
-    user_info jsonb DEFAULT '{}'::jsonb NOT NULL,
-    CONSTRAINT local_notifications_badge_check CHECK (((badge >= 0) AND (badge <= 99999))),
-    CONSTRAINT local_notifications_kind_check CHECK (((kind)::text = 'local'::text)),
-    CONSTRAINT local_notifications_one_fire_time CHECK (((fire_at IS NULL) <> (fire_wall_clock IS NULL))),
-    CONSTRAINT local_notifications_user_info_pairs CHECK (((jsonb_typeof(user_info) = 'object'::text) AND (NOT (user_info ? 'key'::text)) AND (NOT jsonb_path_exists(user_info, '$.*?(@.type() != "string")'::jsonpath)) AND (NOT jsonb_path_exists(user_info, '$.keyvalue()?(!(@."key" like_regex "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"))'::jsonpath))))
-);
-
-ALTER TABLE ONLY public.local_notifications FORCE ROW LEVEL SECURITY;
-
---
--- Name: TABLE local_notifications; Type: COMMENT; Schema: public
---
-
-COMMENT ON TABLE public.local_notifications IS 'A local campaign''s notification (UILocalNotification but for its words): fire time, repeat, badge, sound, launch image, action, userInfo';
-
---
 -- Name: operator_grants; Type: TABLE; Schema: public
 --
 
@@ -1510,22 +1566,6 @@ CREATE TABLE public.publish_blobs (
     CONSTRAINT publish_blobs_digest_check CHECK ((digest ~ '^[0-9a-f]{64}$'::text))
 );
 ALTER TABLE ONLY public.publish_blobs ALTER COLUMN content SET STORAGE EXTERNAL;
-
---
--- Name: publish_channel_secret; Type: TABLE; Schema: public
---
-
-CREATE TABLE public.publish_channel_secret (
-    secret text DEFAULT md5(((gen_random_uuid())::text || (clock_timestamp())::text)) NOT NULL,
-    one_row boolean DEFAULT true NOT NULL,
-    CONSTRAINT publish_channel_secret_one_row_check CHECK (one_row)
-);
-
---
--- Name: TABLE publish_channel_secret; Type: COMMENT; Schema: public
---
-
-COMMENT ON TABLE public.publish_channel_secret IS 'The random value the names of publish notification channels are derived from (LISTEN needs no privilege: the names are the secret).';
 
 --
 -- Name: publish_runs; Type: TABLE; Schema: public
@@ -1666,6 +1706,7 @@ CREATE TABLE public.tenants (
     name public.xml_text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    require_approval boolean DEFAULT false NOT NULL,
     CONSTRAINT tenants_name_check CHECK (((name)::text <> ''::text))
 );
 
@@ -1946,6 +1987,20 @@ ALTER TABLE ONLY public.banner_views
     ADD CONSTRAINT banner_views_position_key UNIQUE (tenant_id, campaign_id, locale, "position");
 
 --
+-- Name: campaign_approvals campaign_approvals_campaign_id_version_approved_by_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_campaign_id_version_approved_by_key UNIQUE (campaign_id, version, approved_by);
+
+--
+-- Name: campaign_approvals campaign_approvals_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_pkey PRIMARY KEY (id);
+
+--
 -- Name: campaign_conditions campaign_conditions_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -1972,6 +2027,13 @@ ALTER TABLE ONLY public.campaign_device_days
 
 ALTER TABLE ONLY public.campaign_rollup
     ADD CONSTRAINT campaign_rollup_pkey PRIMARY KEY (campaign_id);
+
+--
+-- Name: campaign_versions campaign_versions_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_pkey PRIMARY KEY (campaign_id);
 
 --
 -- Name: campaigns campaigns_key_key; Type: CONSTRAINT; Schema: public
@@ -2044,20 +2106,6 @@ ALTER TABLE ONLY public.herald_migrations
     ADD CONSTRAINT herald_migrations_pkey PRIMARY KEY (name);
 
 --
--- Name: local_contents local_contents_pkey; Type: CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.local_contents
-    ADD CONSTRAINT local_contents_pkey PRIMARY KEY (tenant_id, campaign_id, locale);
-
---
--- Name: local_notifications local_notifications_pkey; Type: CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.local_notifications
-    ADD CONSTRAINT local_notifications_pkey PRIMARY KEY (tenant_id, campaign_id);
-
---
 -- Name: operator_grants operator_grants_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -2070,13 +2118,6 @@ ALTER TABLE ONLY public.operator_grants
 
 ALTER TABLE ONLY public.publish_blobs
     ADD CONSTRAINT publish_blobs_pkey PRIMARY KEY (digest);
-
---
--- Name: publish_channel_secret publish_channel_secret_one_row_key; Type: CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.publish_channel_secret
-    ADD CONSTRAINT publish_channel_secret_one_row_key UNIQUE (one_row);
 
 --
 -- Name: publish_runs publish_runs_pkey; Type: CONSTRAINT; Schema: public
@@ -2165,6 +2206,12 @@ CREATE INDEX audit_log_tenant_at_idx ON public.audit_log USING btree (tenant_id,
 CREATE INDEX audit_log_txid_idx ON public.audit_log USING btree (txid);
 
 --
+-- Name: campaign_approvals_version_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaign_approvals_version_idx ON public.campaign_approvals USING btree (campaign_id, version);
+
+--
 -- Name: campaign_daily_rollup_campaign_idx; Type: INDEX; Schema: public
 --
 
@@ -2189,22 +2236,10 @@ CREATE INDEX campaign_rollup_app_idx ON public.campaign_rollup USING btree (tena
 CREATE INDEX campaign_rollup_campaign_idx ON public.campaign_rollup USING btree (tenant_id, campaign_id);
 
 --
--- Name: campaigns_active_ends_idx; Type: INDEX; Schema: public
---
-
-CREATE INDEX campaigns_active_ends_idx ON public.campaigns USING btree (ends_at) WHERE (status = 'active'::public.campaign_status);
-
---
 -- Name: campaigns_active_idx; Type: INDEX; Schema: public
 --
 
 CREATE INDEX campaigns_active_idx ON public.campaigns USING btree (tenant_id, app_id) WHERE (status = 'active'::public.campaign_status);
-
---
--- Name: campaigns_active_starts_idx; Type: INDEX; Schema: public
---
-
-CREATE INDEX campaigns_active_starts_idx ON public.campaigns USING btree (starts_at) WHERE (status = 'active'::public.campaign_status);
 
 --
 -- Name: delivery_events_device_idx; Type: INDEX; Schema: public
@@ -2241,6 +2276,12 @@ CREATE INDEX publish_runs_tenant_idx ON public.publish_runs USING btree (tenant_
 --
 
 CREATE TRIGGER alert_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.alert_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: alert_contents alert_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER alert_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.alert_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: alert_message_keys alert_message_keys_audit; Type: TRIGGER; Schema: public
@@ -2285,16 +2326,16 @@ CREATE TRIGGER apps_touch BEFORE UPDATE ON public.apps FOR EACH ROW EXECUTE FUNC
 CREATE TRIGGER audit_log_guard BEFORE DELETE OR UPDATE ON public.audit_log FOR EACH ROW EXECUTE FUNCTION public.herald_audit_log_guard();
 
 --
--- Name: audit_log audit_log_notify_publishers; Type: TRIGGER; Schema: public
---
-
-CREATE TRIGGER audit_log_notify_publishers AFTER INSERT ON public.audit_log FOR EACH ROW WHEN ((strpos(COALESCE(current_setting('herald.noticed_tenants'::text, true), ''::text), ((','::text || new.tenant_id) || ','::text)) = 0)) EXECUTE FUNCTION public.herald_notify_publishers();
-
---
 -- Name: banner_contents banner_contents_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER banner_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.banner_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: banner_contents banner_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER banner_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.banner_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: banner_views banner_views_audit; Type: TRIGGER; Schema: public
@@ -2303,16 +2344,70 @@ CREATE TRIGGER banner_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.
 CREATE TRIGGER banner_views_audit AFTER INSERT OR DELETE OR UPDATE ON public.banner_views FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: banner_views banner_views_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER banner_views_edited AFTER INSERT OR DELETE OR UPDATE ON public.banner_views FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: campaign_approvals campaign_approvals_audit; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_approvals_audit AFTER INSERT ON public.campaign_approvals FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: campaign_approvals campaign_approvals_guard; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_approvals_guard BEFORE INSERT ON public.campaign_approvals FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_approvals_guard();
+
+--
 -- Name: campaign_conditions campaign_conditions_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER campaign_conditions_audit AFTER INSERT OR DELETE OR UPDATE ON public.campaign_conditions FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: campaign_conditions campaign_conditions_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_conditions_edited AFTER INSERT OR DELETE OR UPDATE ON public.campaign_conditions FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: campaign_versions campaign_versions_approved_when_live; Type: TRIGGER; Schema: public
+--
+
+CREATE CONSTRAINT TRIGGER campaign_versions_approved_when_live AFTER INSERT OR UPDATE ON public.campaign_versions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_needs_approval();
+
+--
+-- Name: campaign_versions campaign_versions_guard; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaign_versions_guard BEFORE INSERT OR UPDATE ON public.campaign_versions FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_versions_guard();
+
+--
+-- Name: campaigns campaigns_approved_when_activated; Type: TRIGGER; Schema: public
+--
+
+CREATE CONSTRAINT TRIGGER campaigns_approved_when_activated AFTER INSERT OR UPDATE OF status ON public.campaigns DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_needs_approval();
+
+--
 -- Name: campaigns campaigns_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER campaigns_audit AFTER INSERT OR DELETE OR UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: campaigns campaigns_content_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaigns_content_edited AFTER UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: campaigns campaigns_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER campaigns_edited AFTER INSERT ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: campaigns campaigns_guard; Type: TRIGGER; Schema: public
@@ -2327,18 +2422,6 @@ CREATE TRIGGER campaigns_guard BEFORE DELETE OR UPDATE ON public.campaigns FOR E
 CREATE TRIGGER campaigns_touch BEFORE UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_touch_updated_at();
 
 --
--- Name: local_contents local_contents_audit; Type: TRIGGER; Schema: public
---
-
-CREATE TRIGGER local_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.local_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
-
---
--- Name: local_notifications local_notifications_audit; Type: TRIGGER; Schema: public
---
-
-CREATE TRIGGER local_notifications_audit AFTER INSERT OR DELETE OR UPDATE ON public.local_notifications FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
-
---
 -- Name: publish_runs publish_runs_guard; Type: TRIGGER; Schema: public
 --
 
@@ -2351,10 +2434,22 @@ CREATE TRIGGER publish_runs_guard BEFORE INSERT ON public.publish_runs FOR EACH 
 CREATE TRIGGER story_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.story_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
 
 --
+-- Name: story_contents story_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER story_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.story_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
 -- Name: story_pages story_pages_audit; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER story_pages_audit AFTER INSERT OR DELETE OR UPDATE ON public.story_pages FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: story_pages story_pages_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER story_pages_edited AFTER INSERT OR DELETE OR UPDATE ON public.story_pages FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: tenants tenants_audit; Type: TRIGGER; Schema: public
@@ -2425,6 +2520,20 @@ ALTER TABLE ONLY public.banner_views
     ADD CONSTRAINT banner_views_content_fkey FOREIGN KEY (tenant_id, campaign_id, locale) REFERENCES public.banner_contents(tenant_id, campaign_id, locale) ON DELETE CASCADE;
 
 --
+-- Name: campaign_approvals campaign_approvals_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id);
+
+--
+-- Name: campaign_approvals campaign_approvals_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_approvals
+    ADD CONSTRAINT campaign_approvals_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
+
+--
 -- Name: campaign_conditions campaign_conditions_campaign_fkey; Type: FK CONSTRAINT; Schema: public
 --
 
@@ -2432,32 +2541,25 @@ ALTER TABLE ONLY public.campaign_conditions
     ADD CONSTRAINT campaign_conditions_campaign_fkey FOREIGN KEY (tenant_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, id, kind);
 
 --
+-- Name: campaign_versions campaign_versions_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_campaign_id_fkey FOREIGN KEY (campaign_id) REFERENCES public.campaigns(id);
+
+--
+-- Name: campaign_versions campaign_versions_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id);
+
+--
 -- Name: campaigns campaigns_app_fkey; Type: FK CONSTRAINT; Schema: public
 --
 
 ALTER TABLE ONLY public.campaigns
     ADD CONSTRAINT campaigns_app_fkey FOREIGN KEY (tenant_id, app_id) REFERENCES public.apps(tenant_id, id);
-
---
--- Name: local_contents local_contents_campaign_fkey; Type: FK CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.local_contents
-    ADD CONSTRAINT local_contents_campaign_fkey FOREIGN KEY (tenant_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, id, kind);
-
---
--- Name: local_contents local_contents_notification_fkey; Type: FK CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.local_contents
-    ADD CONSTRAINT local_contents_notification_fkey FOREIGN KEY (tenant_id, campaign_id) REFERENCES public.local_notifications(tenant_id, campaign_id);
-
---
--- Name: local_notifications local_notifications_campaign_fkey; Type: FK CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.local_notifications
-    ADD CONSTRAINT local_notifications_campaign_fkey FOREIGN KEY (tenant_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, id, kind);
 
 --
 -- Name: operator_grants operator_grants_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -2558,6 +2660,12 @@ ALTER TABLE public.banner_contents ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.banner_views ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: campaign_approvals; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.campaign_approvals ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: campaign_conditions; Type: ROW SECURITY; Schema: public
 --
 
@@ -2574,6 +2682,12 @@ ALTER TABLE public.campaign_daily_rollup ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.campaign_rollup ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_versions; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.campaign_versions ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: campaigns; Type: ROW SECURITY; Schema: public
@@ -2642,6 +2756,12 @@ CREATE POLICY herald_rows ON public.banner_contents USING (((tenant_id >= ( SELE
 CREATE POLICY herald_rows ON public.banner_views USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
+-- Name: campaign_approvals herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.campaign_approvals USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
 -- Name: campaign_conditions herald_rows; Type: POLICY; Schema: public
 --
 
@@ -2658,6 +2778,12 @@ CREATE POLICY herald_rows ON public.campaign_daily_rollup USING (((tenant_id >= 
 --
 
 CREATE POLICY herald_rows ON public.campaign_rollup USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
+-- Name: campaign_versions herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.campaign_versions USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
 -- Name: campaigns herald_rows; Type: POLICY; Schema: public
@@ -2682,18 +2808,6 @@ CREATE POLICY herald_rows ON public.device_campaign_summary USING (((tenant_id >
 --
 
 CREATE POLICY herald_rows ON public.event_ids USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
-
---
--- Name: local_contents herald_rows; Type: POLICY; Schema: public
---
-
-CREATE POLICY herald_rows ON public.local_contents USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
-
---
--- Name: local_notifications herald_rows; Type: POLICY; Schema: public
---
-
-CREATE POLICY herald_rows ON public.local_notifications USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
 -- Name: publish_runs herald_rows; Type: POLICY; Schema: public
@@ -2730,18 +2844,6 @@ CREATE POLICY herald_rows ON public.tenant_publish_blobs USING (((tenant_id >= (
 --
 
 CREATE POLICY herald_rows ON public.tenants USING (((id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
-
---
--- Name: local_contents; Type: ROW SECURITY; Schema: public
---
-
-ALTER TABLE public.local_contents ENABLE ROW LEVEL SECURITY;
-
---
--- Name: local_notifications; Type: ROW SECURITY; Schema: public
---
-
-ALTER TABLE public.local_notifications ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: publish_runs; Type: ROW SECURITY; Schema: public
@@ -2954,6 +3056,12 @@ REVOKE ALL ON FUNCTION public.herald_ensure_access_0016() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.herald_ensure_access_0022() FROM PUBLIC;
 
 --
+-- Name: FUNCTION herald_ensure_access_0026(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_ensure_access_0026() FROM PUBLIC;
+
+--
 -- Name: FUNCTION herald_ensure_event_partitions(month date); Type: ACL; Schema: public
 --
 
@@ -2981,23 +3089,11 @@ REVOKE ALL ON FUNCTION public.herald_grant_reporting(role_name text, tenant bigi
 GRANT ALL ON FUNCTION public.herald_grant_reporting(role_name text, tenant bigint, password text) TO herald_operator;
 
 --
--- Name: FUNCTION herald_notify_publishers(); Type: ACL; Schema: public
---
-
-REVOKE ALL ON FUNCTION public.herald_notify_publishers() FROM PUBLIC;
-
---
 -- Name: FUNCTION herald_prune_events(before date); Type: ACL; Schema: public
 --
 
 REVOKE ALL ON FUNCTION public.herald_prune_events(before date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.herald_prune_events(before date) TO herald_operator;
-
---
--- Name: FUNCTION herald_publish_channel_name(tenant_id bigint); Type: ACL; Schema: public
---
-
-REVOKE ALL ON FUNCTION public.herald_publish_channel_name(tenant_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION herald_publish_runs_guard(); Type: ACL; Schema: public; Owner: herald_operator
@@ -3018,6 +3114,14 @@ GRANT ALL ON FUNCTION public.herald_revoke_operator(role_name text, tenant bigin
 
 REVOKE ALL ON FUNCTION public.herald_revoke_reporting(role_name text, tenant bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.herald_revoke_reporting(role_name text, tenant bigint) TO herald_operator;
+
+--
+-- Name: FUNCTION herald_try_folder_lock(folder text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_try_folder_lock(folder text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.herald_try_folder_lock(folder text) TO herald_operator;
+GRANT ALL ON FUNCTION public.herald_try_folder_lock(folder text) TO herald_tenant;
 
 --
 -- Name: TABLE alert_contents; Type: ACL; Schema: public
@@ -3238,6 +3342,46 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.banner_views TO herald_operato
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.banner_views TO herald_tenant;
 
 --
+-- Name: TABLE campaign_approvals; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.campaign_approvals TO herald_operator;
+GRANT SELECT ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_approvals.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(tenant_id) ON TABLE public.campaign_approvals TO herald_operator;
+
+--
+-- Name: COLUMN campaign_approvals.campaign_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(campaign_id) ON TABLE public.campaign_approvals TO herald_operator;
+GRANT INSERT(campaign_id) ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_approvals.version; Type: ACL; Schema: public
+--
+
+GRANT INSERT(version) ON TABLE public.campaign_approvals TO herald_operator;
+GRANT INSERT(version) ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_approvals.snapshot; Type: ACL; Schema: public
+--
+
+GRANT INSERT(snapshot) ON TABLE public.campaign_approvals TO herald_operator;
+GRANT INSERT(snapshot) ON TABLE public.campaign_approvals TO herald_tenant;
+
+--
+-- Name: SEQUENCE campaign_approvals_id_seq; Type: ACL; Schema: public
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.campaign_approvals_id_seq TO herald_operator;
+
+--
 -- Name: TABLE campaign_conditions; Type: ACL; Schema: public
 --
 
@@ -3263,6 +3407,20 @@ GRANT SELECT,INSERT,UPDATE ON TABLE public.campaign_device_days TO herald_operat
 
 GRANT SELECT,INSERT,UPDATE ON TABLE public.campaign_rollup TO herald_operator;
 GRANT SELECT ON TABLE public.campaign_rollup TO herald_tenant;
+
+--
+-- Name: TABLE campaign_versions; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT ON TABLE public.campaign_versions TO herald_operator;
+GRANT SELECT,INSERT ON TABLE public.campaign_versions TO herald_tenant;
+
+--
+-- Name: COLUMN campaign_versions.version; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(version) ON TABLE public.campaign_versions TO herald_operator;
+GRANT UPDATE(version) ON TABLE public.campaign_versions TO herald_tenant;
 
 --
 -- Name: TABLE campaigns; Type: ACL; Schema: public
@@ -3344,18 +3502,6 @@ GRANT INSERT(created_at) ON TABLE public.campaigns TO herald_tenant;
 GRANT INSERT(updated_at) ON TABLE public.campaigns TO herald_tenant;
 
 --
--- Name: COLUMN campaigns.push_sound; Type: ACL; Schema: public
---
-
-GRANT INSERT(push_sound) ON TABLE public.campaigns TO herald_tenant;
-
---
--- Name: COLUMN campaigns.push_badge; Type: ACL; Schema: public
---
-
-GRANT INSERT(push_badge) ON TABLE public.campaigns TO herald_tenant;
-
---
 -- Name: SEQUENCE campaigns_id_seq; Type: ACL; Schema: public
 --
 
@@ -3386,20 +3532,6 @@ GRANT SELECT,INSERT ON TABLE public.event_ids TO herald_operator;
 --
 
 GRANT SELECT ON TABLE public.event_retention TO herald_operator;
-
---
--- Name: TABLE local_contents; Type: ACL; Schema: public
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_contents TO herald_operator;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_contents TO herald_tenant;
-
---
--- Name: TABLE local_notifications; Type: ACL; Schema: public
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_notifications TO herald_operator;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_notifications TO herald_tenant;
 
 --
 -- Name: COLUMN operator_grants.role_name; Type: ACL; Schema: public

@@ -48,8 +48,10 @@ WHERE outcome <> 'running' AND (files_written > 0 OR files_removed > 0 OR outcom
 ORDER BY id DESC LIMIT :limit;
 
 -- name: previous-run-with-manifest
+-- The same writer's: Herald's runs (tenant_id NULL) list the site's paths, a tenant operator's
+-- runs its own folder's, so a run is compared with the previous one of the same kind.
 SELECT id FROM publish_runs
-WHERE out_dir = :out_dir AND id < :run_id AND manifest_digest IS NOT NULL
+WHERE out_dir = :out_dir AND id < :run_id AND manifest_digest IS NOT NULL AND tenant_id IS NOT DISTINCT FROM :tenant_id::bigint
 ORDER BY id DESC LIMIT 1;
 
 -- name: keeps-manifest

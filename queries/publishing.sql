@@ -45,8 +45,9 @@ WHERE status = 'active'
 
 -- name: try-folder-lock
 -- A transaction-scoped advisory lock named after a folder being written (the review board's),
--- or false at once when another transaction holds it.
-SELECT pg_try_advisory_xact_lock(hashtextextended('herald-folder:' || :folder, 0)) AS locked;
+-- or false at once when another transaction holds it. Through Herald's function (0031), which
+-- a tenant's login may call: the advisory-lock functions themselves are the operator's.
+SELECT herald_try_folder_lock(:folder) AS locked;
 
 -- name: insert-publish-locks
 -- The publish lock rows of the tenants with slugs :tenants (NULL: every tenant), committed

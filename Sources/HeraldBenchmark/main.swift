@@ -18,6 +18,8 @@ import PostgresClient
 //   herald-benchmark watch [APPS] [CAMPAIGNS] [EDITS]  `herald publish --watch`: commit → file latency of
 //                                           EDITS edits (default 200) at one per 100 ms and from ten
 //                                           editors, starts_at → file, idle CPU over a minute
+//   herald-benchmark board [CAMPAIGNS] [EVENTS]  the review board: cold, nothing changed, one edit,
+//                                           one tenant's (default 1000 campaigns, 200,000 events)
 //   herald-benchmark serve [APPS] [CAMPAIGNS] the publish fixture in a throwaway server, its conninfo
 //                                           printed, kept until standard input ends (for profiling)
 
@@ -242,6 +244,8 @@ do {
     } else if CommandLine.arguments.dropFirst().first == "collect" {
         try runCollectBenchmark(
             seconds: arguments.first ?? 120, connections: arguments.dropFirst().first ?? 1_000, runs: max(1, arguments.dropFirst(2).first ?? 1))
+    } else if CommandLine.arguments.dropFirst().first == "board" {
+        try runBoardBenchmark(campaigns: arguments.first ?? 1_000, events: arguments.dropFirst().first ?? 200_000)
     } else if CommandLine.arguments.dropFirst().first == "events" {
         try runEventsBenchmark(events: arguments.first ?? 1_000_000, total: arguments.dropFirst().first ?? 10_000_000)
     } else {

@@ -22,11 +22,14 @@ public struct BoardInput: Sendable {
     public var runs: [BoardRun]
     /// Set when the board covers one tenant (`--tenant`): said in the header.
     public var scope: String?
+    /// Four-eyes approval, by `tenant/app/campaign`, for the tenants that require it.
+    public var approvals: [String: BoardApproval]
 
     public init(
         tenants: [TenantSpec], at: Date, atIsExplicit: Bool = false, siteBaseURL: HTTPURL? = nil, daily: [DailyCount] = [],
-        since: String, until: String, runs: [BoardRun] = [], scope: String? = nil
+        since: String, until: String, runs: [BoardRun] = [], scope: String? = nil, approvals: [String: BoardApproval] = [:]
     ) {
+        self.approvals = approvals
         self.tenants = tenants
         self.at = at
         self.atIsExplicit = atIsExplicit
@@ -37,6 +40,35 @@ public struct BoardInput: Sendable {
         self.runs = runs
         self.scope = scope
     }
+}
+
+/// A campaign's version and its approval, in a tenant that requires four eyes.
+public struct BoardApproval: Sendable, Equatable {
+    public var version: Int64
+    /// The login that made the current version (nil: before approvals were recorded).
+    public var editedBy: String?
+    public var editedAt: Date
+    public var approvedVersion: Int64?
+    public var approvedBy: String?
+    public var approvedAt: Date?
+    /// The change since the approved version (a unified diff of the campaigns-file text).
+    public var diff: String
+
+    public var isApproved: Bool { approvedVersion == version }
+
+    public init(
+        version: Int64, editedBy: String?, editedAt: Date, approvedVersion: Int64?, approvedBy: String?, approvedAt: Date?, diff: String
+    ) {
+        self.version = version
+        self.editedBy = editedBy
+        self.editedAt = editedAt
+        self.approvedVersion = approvedVersion
+        self.approvedBy = approvedBy
+        self.approvedAt = approvedAt
+        self.diff = diff
+    }
+
+    static func key(tenant: Slug, app: Slug, campaign: Slug) -> String { "\(tenant)/\(app)/\(campaign)" }
 }
 
 /// One row of `reporting.campaign_daily`, summed over locales or not (the board adds them up).

@@ -2,16 +2,16 @@ import Foundation
 import PostgresClient
 
 /// Fills a migrated database with a large site in a handful of set-based statements:
-/// one tenant `bench`, `apps` apps in de/en/fr (default en), each with `campaignsPerApp`
+/// one tenant (`bench` unless named), `apps` apps in de/en/fr (default en), each with `campaignsPerApp`
 /// active campaigns (half banners, a quarter alerts, a quarter stories) with content in
 /// en and de (fr falls back to en). Needs a superuser connection: triggers are skipped
 /// (session_replication_role) to make it fast, so the data is written consistent by hand.
 public enum LargeSiteFixture {
-    public static func populate(_ connection: Connection, apps: Int, campaignsPerApp: Int) throws {
+    public static func populate(_ connection: Connection, apps: Int, campaignsPerApp: Int, tenant slug: String = "bench") throws {
         try connection.transaction { tx in
             try tx.execute("SET LOCAL session_replication_role = replica")
             let tenant: Int64 = try tx.query(
-                "INSERT INTO tenants (slug, name) VALUES ('bench', 'Bench') RETURNING id")[0].decode("id")
+                "INSERT INTO tenants (slug, name) VALUES ($1, initcap($1)) RETURNING id", [slug])[0].decode("id")
             try tx.execute(
                 """
                 INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales, base_url)

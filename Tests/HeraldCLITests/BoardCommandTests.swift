@@ -143,6 +143,8 @@ import Testing
         }
     }
 
+    static let inheritsTheAction = " Like publish, it takes its action URL from the en content and its action button from the en content."
+
     /// Each campaign × locale card of the open page: its own text, and where that text comes from.
     func checkCards(_ browser: Chromium, campaign: String) throws {
         let expected: [String: [String: (text: String, note: String)]] = [
@@ -152,9 +154,9 @@ import Testing
                 "pt-BR": ("https://static.example.com/demo/weather/en/banner.html", "Shows the en content: no pt-BR, pt content (fallback pt-BR → pt → en)."),
             ],
             "welcome": [
-                "de": ("Danke fürs Installieren", "Shows its own de content."),
+                "de": ("Danke fürs Installieren", "Shows its own de content." + Self.inheritsTheAction),
                 "en": ("Thanks for installing Weather & friends", "Shows its own en content."),
-                "pt-BR": ("Obrigado por instalar", "Shows its own pt-BR content."),
+                "pt-BR": ("Obrigado por instalar", "Shows its own pt-BR content." + Self.inheritsTheAction),
             ],
             "tour": [
                 "de": ("Was ist neu", "Shows its own de content."),
@@ -177,8 +179,11 @@ import Testing
         }
         if campaign == "welcome" {
             // The alert drawn as iOS draws iNotify's: title, message, buttons in iNotify's order; the copy lint on its card.
-            let buttons = try browser.evaluate("[...document.querySelectorAll('#card-en .alert-button')].map(b => b.textContent)") as? [String]
-            #expect(buttons == ["Take the tour", "Remind Me Later", "Ignore"])
+            // Translations inherit the English action, as notifications.plist carries it.
+            for locale in ["en", "de", "pt-BR"] {
+                let buttons = try browser.evaluate("[...document.querySelectorAll('#card-\(locale) .alert-button')].map(b => b.textContent)") as? [String]
+                #expect(buttons == ["Take the tour", "Remind Me Later", "Ignore"], "\(locale)")
+            }
             let copy = try browser.evaluate("[...document.querySelectorAll('#card-en [data-rule]')].map(li => li.dataset.rule)") as? [String]
             #expect(copy == ["names-app", "button-case"])
         }

@@ -136,7 +136,7 @@ import Testing
                     message: nil, sourceSnapshot: nil, sourceCluster: nil)),
             statement(CountPublishRepeat(id: 1, sourceSnapshot: nil, sourceCluster: nil)), statement(LatestPublishRun(outDir: "/o", tenantID: nil)),
             statement(FindPublishRun(id: 1)), statement(PublishHistory(limit: 1)), statement(ChangingRuns(limit: 1)),
-            statement(PreviousRunWithManifest(outDir: "/o", runID: 1)), statement(KeepsManifest(digest: "d", tenantID: nil)),
+            statement(PreviousRunWithManifest(outDir: "/o", runID: 1, tenantID: nil)), statement(KeepsManifest(digest: "d", tenantID: nil)),
             statement(StoredBlobDigests(digests: [])), statement(StoreTenantPublishBlobs(tenantID: 1, digests: [], contents: [])),
             statement(PublishBlobs(digests: [])), statement(TenantPublishBlobs(tenantID: 1, digests: [])),
             statement(PrunePublishRuns(keepNewest: nil, before: nil)), statement(PrunePublishBlobs(needed: [])),
@@ -158,6 +158,8 @@ import Testing
             statement(ApplyInsertBannerViews()), statement(ApplyInsertAlertContents()), statement(ApplyInsertStoryContents()),
             statement(ApplyInsertStoryPages()), statement(ApplyDeleteLocalContents()), statement(ApplyUpsertLocalNotifications()),
             statement(ApplyInsertLocalContents()),
+            statement(CampaignVersionQuery(app: "a", key: "k")), statement(ApproveCampaign(campaignID: 1, version: 1, snapshot: nil)),
+            statement(RequireApproval(slug: "a", required: true)), statement(TenantRequiresApproval(tenantID: 1)),
         ]
         let covered = Set(samples.map(\.0))
         for query in Query.allCases {

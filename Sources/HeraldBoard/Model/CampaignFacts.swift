@@ -83,13 +83,17 @@ enum When {
     }
 }
 
-/// Which locale's content a device of one locale gets, and why.
+/// Which locale's content a device of one locale gets, and why: the content publish writes
+/// (`PublishSelection.resolved`), so an alert's inherited ActionURL and ActionButton are drawn.
 struct LocaleContent {
     let locale: LocaleTag
     /// The content shown, nil when none reaches this locale.
     let content: CampaignContent?
     /// The locale whose content it is (the locale itself, or one along the fallback chain).
     let source: LocaleTag?
+    /// For an alert: where its ActionURL and ActionButton come from, when another locale.
+    let actionURLFrom: LocaleTag?
+    let actionButtonFrom: LocaleTag?
     /// The chain walked: `pt-BR → pt → en`.
     let chain: [LocaleTag]
     /// Set when the campaign is restricted away from this locale.
@@ -98,18 +102,12 @@ struct LocaleContent {
     init(campaign: CampaignSpec, locale: LocaleTag, app: AppSpec) {
         self.locale = locale
         chain = locale.fallbackChain(defaultLocale: app.defaultLocale)
-        if let restriction = campaign.locales, !restriction.contains(locale) {
-            restrictedTo = restriction
-            content = nil
-            source = nil
-            return
-        }
-        restrictedTo = nil
-        let found = chain.first { campaign.content[$0] != nil }
-        source = found
-        content = found.flatMap { campaign.content[$0] }
-        // The same rule as the publisher's, so the card shows what devices get.
-        assert(content == PublishSelection.content(of: campaign, for: locale, in: app))
+        restrictedTo = campaign.locales.flatMap { $0.contains(locale) ? nil : $0 }
+        let resolved = PublishSelection.resolved(campaign, for: locale, in: app)
+        content = resolved?.content
+        source = resolved?.source
+        actionURLFrom = resolved?.actionURLFrom
+        actionButtonFrom = resolved?.actionButtonFrom
     }
 
     /// The card's note on where its text comes from.
@@ -121,9 +119,13 @@ struct LocaleContent {
         guard let source else {
             return "No content for \(locale) devices: none along \(chainText)."
         }
-        if source == locale { return "Shows its own \(locale) content." }
+        var inherited: [String] = []
+        if let actionURLFrom { inherited.append("its action URL from the \(actionURLFrom) content") }
+        if let actionButtonFrom { inherited.append("its action button from the \(actionButtonFrom) content") }
+        let inheritance = inherited.isEmpty ? "" : " Like publish, it takes " + inherited.joined(separator: " and ") + "."
+        if source == locale { return "Shows its own \(locale) content." + inheritance }
         let skipped = chain.prefix { $0 != source }.map(\.rawValue).joined(separator: ", ")
-        return "Shows the \(source) content: no \(skipped) content (fallback \(chainText))."
+        return "Shows the \(source) content: no \(skipped) content (fallback \(chainText))." + inheritance
     }
 }
 

@@ -30,6 +30,9 @@ enum CampaignPage {
                 facts.append("<dt>Fires</dt><dd>\(notification.fireDate.words)\(notification.repeatInterval.map { ", then every \($0.rawValue)" } ?? ", once")</dd>")
             }
         }
+        if let approval = ApprovalParts.approval(context, tenant: tenant.slug, app: app.slug, campaign: campaign.key) {
+            facts.append(ApprovalParts.facts(approval))
+        }
         let sentences: [HTML] = ConditionWords.sentences(campaign).map { "<li>\($0)</li>" }
         facts.append("<dt>Who</dt><dd><ul class=\"conditions\">\(sentences)</ul></dd>")
         let notes = publishWarnings.count + copy.count
@@ -73,7 +76,7 @@ enum CampaignPage {
             case .local(let words):
                 body = Drawings.local(words, notification: campaign.localNotification, campaign: campaign, app: app, at: at)
             }
-            body += text(content, campaign: campaign)
+            body += text(content, campaign: campaign, found: found)
             // The campaign's words in their own language, for screen readers and hyphenation.
             if let source = found.source { body = "<div lang=\"\(source)\">\(body)</div>" }
         }
@@ -106,7 +109,7 @@ enum CampaignPage {
     }
 
     /// The words of the content, as text (what screen readers and reviewers of the copy read).
-    private static func text(_ content: CampaignContent, campaign: CampaignSpec) -> HTML {
+    private static func text(_ content: CampaignContent, campaign: CampaignSpec, found: LocaleContent) -> HTML {
         var rows: [HTML] = []
         func add(_ term: String, _ value: String?) {
             if let value { rows.append("<dt>\(term)</dt><dd>\(value)</dd>") }
@@ -125,7 +128,7 @@ enum CampaignPage {
             add("Title", alert.title)
             add("Message", alert.message)
             add("Buttons", Drawings.alertButtons(alert).map(\.label).joined(separator: " · "))
-            add("Action URL", alert.actionURL?.rawValue)
+            add("Action URL", alert.actionURL.map { $0.rawValue + (found.actionURLFrom.map { " (from the \($0) content)" } ?? "") })
         case .local(let words):
             add("Body", words.body)
             let notification = campaign.localNotification

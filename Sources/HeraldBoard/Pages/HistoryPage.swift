@@ -32,7 +32,8 @@ enum HistoryPage {
                     ? "<dt>Files</dt><dd>\(run.written) written · \(run.unchanged) unchanged · \(run.removed) removed</dd>"
                     : "<dt>Files</dt><dd>\(run.written) of this board's written · \(run.removed) removed</dd>",
             ]
-            if let message = run.message { facts.append("<dt>Note</dt><dd>\(message)</dd>") }
+            // A run's note may name the server's folders: the site's board only.
+            if siteBoard, let message = run.message { facts.append("<dt>Note</dt><dd>\(message)</dd>") }
             let changes: HTML
             if let list = run.changes {
                 if list.isEmpty {

@@ -19,6 +19,7 @@ enum IndexPage {
             main += """
                 <section class="tenant" aria-labelledby="t-\(tenant.slug)">
                 <h2 id="t-\(tenant.slug)">\(tenant.name) <span class="muted">· tenant <code>\(tenant.slug)</code></span></h2>
+                \(ApprovalParts.awaiting(tenant, context: context))
                 \(topCampaigns(tenant, context: context))
                 """
             if tenant.apps.isEmpty { main += "<p class=\"muted\">No apps.</p>" }

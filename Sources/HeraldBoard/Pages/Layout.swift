@@ -88,6 +88,9 @@ enum Layout {
         .badge.draft { color: var(--draft); background: #f1e9ff; }
         .badge.paused { color: var(--paused); background: #fff1e0; }
         .badge.archived { color: var(--archived); background: #eef1f4; }
+        .badge.approved { color: var(--live); background: #dafbe1; }
+        .badge.awaiting { color: var(--paused); background: #fff1e0; }
+        pre.diff { overflow-x: auto; max-width: 100%; font-size: .85rem; background: #f6f8fa; padding: .5rem; white-space: pre; }
         .kind { font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); font-weight: 700; }
         .count-warn { color: var(--warn-ink); background: var(--warn-wash); border-radius: 6px; padding: 0 .4rem; font-weight: 600; white-space: nowrap; }
         .scroll { overflow-x: auto; }

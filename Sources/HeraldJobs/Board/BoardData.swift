@@ -12,7 +12,16 @@ enum BoardData {
         _ database: HeraldDatabase, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int, siteBaseURL: HTTPURL?, runs: Int
     ) throws -> BoardInput {
         let slugs = try tenant.map { [$0] } ?? database.asOperator(readOnly: true) { try $0.tenants.list().map(\.slug) }
-        let tenants = try slugs.map { slug in try database.inTenant(slug, readOnly: true) { try $0.spec(app: app) } }
+        var approvals: [String: BoardApproval] = [:]
+        let tenants = try slugs.map { slug in
+            try database.inTenant(slug, readOnly: true) { session in
+                let spec = try session.spec(app: app)
+                if try session.approvals.required(tenantID: session.tenant.id) {
+                    approvals.merge(try Self.approvals(session, spec: spec)) { first, _ in first }
+                }
+                return spec
+            }
+        }
         let until = String(Timestamp.format(at).prefix(10))
         let since = String(Timestamp.format(at.addingTimeInterval(-Double(days - 1) * 86_400)).prefix(10))
         let (daily, history) = try database.asOperator(readOnly: true) { session in
@@ -22,7 +31,22 @@ enum BoardData {
         return BoardInput(
             tenants: tenants, at: at, atIsExplicit: atIsExplicit, siteBaseURL: siteBaseURL, daily: daily, since: since,
             until: until, runs: tenant.map { slug in history.compactMap { $0.scoped(to: slug) } } ?? history,
-            scope: tenant.map { $0.rawValue + (app.map { "/\($0)" } ?? "") })
+            scope: tenant.map { $0.rawValue + (app.map { "/\($0)" } ?? "") }, approvals: approvals)
+    }
+
+    /// The tenant's campaigns' versions and approvals, with each unapproved one's change since
+    /// its approved version.
+    static func approvals(_ session: TenantSession, spec: TenantSpec) throws -> [String: BoardApproval] {
+        let campaigns = Dictionary(
+            spec.apps.flatMap { app in app.campaigns.map { ("\(app.slug)/\($0.key)", $0) } }, uniquingKeysWith: { first, _ in first })
+        var result: [String: BoardApproval] = [:]
+        for state in try session.approvals.all() {
+            guard let campaign = campaigns["\(state.app)/\(state.key)"] else { continue }
+            result["\(spec.slug)/\(state.app)/\(state.key)"] = BoardApproval(
+                version: state.version, editedBy: state.editedBy, editedAt: state.editedAt, approvedVersion: state.approvedVersion,
+                approvedBy: state.approvedBy, approvedAt: state.approvedAt, diff: state.isApproved ? "" : state.diff(current: campaign))
+        }
+        return result
     }
 
     static func dailyCounts(_ table: ReportTable) throws -> [DailyCount] {
@@ -37,22 +61,38 @@ enum BoardData {
     }
 
     /// The newest runs that changed something (or failed), oldest first, each with the files it
-    /// changed: its manifest against the previous run's (with a manifest) into the same folder.
+    /// changed: its manifest against the previous run's (with a manifest) into the same folder
+    /// by the same writer. A tenant operator's run keeps its manifest with the tenant's contents
+    /// and names paths inside the tenant's own folder: they are shown as the site names them.
+    /// A tenant's login sees its own runs only (PostgreSQL's row policy).
     static func publishRuns(_ session: OperatorSession, limit: Int) throws -> [BoardRun] {
         guard limit > 0 else { return [] }
         let repository = session.publishRuns
         let runs = try repository.changingRuns(limit: limit)
         var previous: [Int64: PublishRun] = [:]  // run id → the run whose manifest precedes it
         for run in runs where run.manifestDigest != nil {
-            previous[run.id] = try repository.previousWithManifest(before: run.id, outDir: run.outDir)
+            previous[run.id] = try repository.previousWithManifest(before: run.id, outDir: run.outDir, tenantFolder: run.tenantID)
         }
-        let indexDigests = Set((runs + Array(previous.values)).compactMap(\.manifestDigest))
-        let indexes = try repository.blobs(Array(indexDigests))
-        let shardDigests = Set(indexes.values.flatMap { ManifestArchive.shardDigests($0) ?? [] })
-        let shards = try repository.blobs(Array(shardDigests))
+        // Contents by where they are kept: Herald's (nil) or a tenant's.
+        var indexes: [Int64?: [String: [UInt8]]] = [:]
+        var shards: [Int64?: [String: [UInt8]]] = [:]
+        let kept = Dictionary(grouping: runs + Array(previous.values), by: \.tenantID)
+        for (owner, owned) in kept {
+            let digests = Set(owned.compactMap(\.manifestDigest))
+            guard !digests.isEmpty else { continue }
+            let read = try repository.blobs(Array(digests), tenantFolder: owner)
+            indexes[owner] = read
+            let shardDigests = Set(read.values.flatMap { ManifestArchive.shardDigests($0) ?? [] })
+            shards[owner] = shardDigests.isEmpty ? [:] : try repository.blobs(Array(shardDigests), tenantFolder: owner)
+        }
+        let slugs = try tenantSlugs(session, ids: Set(runs.compactMap(\.tenantID)))
         func manifest(_ run: PublishRun?) -> SiteManifest? {
-            guard let digest = run?.manifestDigest, let index = indexes[digest] else { return nil }
-            return ManifestArchive.unpack(index: index, shards: shards)
+            guard let run, let digest = run.manifestDigest, let index = indexes[run.tenantID]?[digest],
+                let manifest = ManifestArchive.unpack(index: index, shards: shards[run.tenantID] ?? [:])
+            else { return nil }
+            guard let tenant = run.tenantID else { return manifest }
+            guard let slug = slugs[tenant] else { return nil }
+            return SiteManifest(files: Dictionary(uniqueKeysWithValues: manifest.files.map { ("\(slug)/\($0.key)", $0.value) }))
         }
         return runs.map { run in
             var changes: [FileChange]?
@@ -62,9 +102,15 @@ enum BoardData {
             }
             return BoardRun(
                 id: run.id, startedAt: run.startedAt, finishedAt: run.finishedAt, actor: run.actor, outDir: run.outDir,
-                outcome: run.outcome.rawValue, scope: run.scope.description, publishAt: run.publishAt, rollbackOf: run.rollbackOf,
-                written: run.filesWritten, unchanged: run.filesUnchanged, removed: run.filesRemoved, message: run.message,
-                changes: changes)
+                outcome: run.outcome.rawValue, scope: run.tenantID.flatMap { slugs[$0]?.rawValue } ?? run.scope.description,
+                publishAt: run.publishAt, rollbackOf: run.rollbackOf, written: run.filesWritten, unchanged: run.filesUnchanged,
+                removed: run.filesRemoved, message: run.message, changes: changes)
         }
+    }
+
+    /// The slugs of the tenants whose own-folder runs are listed (a tenant's login sees its own).
+    static func tenantSlugs(_ session: OperatorSession, ids: Set<Int64>) throws -> [Int64: Slug] {
+        guard !ids.isEmpty else { return [:] }
+        return Dictionary(uniqueKeysWithValues: try session.tenants.list().filter { ids.contains($0.id) }.map { ($0.id, $0.slug) })
     }
 }

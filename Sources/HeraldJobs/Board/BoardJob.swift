@@ -44,6 +44,9 @@ public struct BoardJob {
     /// Reads what the board shows and writes it under `out` (only `out/board/`: anything
     /// else there is left alone), refusing a folder that holds a published site.
     public func write(to out: URL, _ options: Options) throws -> SiteWriter.Outcome {
+        // A tenant's own login makes its own tenant's board (and no other's), named or not.
+        var options = options
+        options.tenant = try database.optionalTenant(options.tenant)
         if options.app != nil, options.tenant == nil { throw JobError.usage("--app needs --tenant (or HERALD_TENANT)") }
         let writer = SiteWriter(root: out)
         let foreign = writer.readManifest().files.keys.filter { !$0.hasPrefix(Board.folder + "/") }

@@ -87,10 +87,9 @@ public struct SiteCompiler: Sendable {
                         campaign, banner, locale: locale, app: app, tenant: tenant, site: &site)
                 case .alert:
                     published.insert(campaign.key)
-                    if let key = campaign.messageKey,
-                        let resolved = ResolvedAlert.resolve(campaign.content, for: locale, defaultLocale: app.defaultLocale)
-                    {
-                        alerts[key.rawValue] = alertEntry(campaign, resolved.alert)
+                    // The board draws the same resolved alert (PublishSelection.resolved).
+                    if let key = campaign.messageKey, case .alert(let alert)? = PublishSelection.resolved(campaign, for: locale, in: app)?.content {
+                        alerts[key.rawValue] = alertEntry(campaign, alert)
                     }
                 case .story(let story):
                     published.insert(campaign.key)

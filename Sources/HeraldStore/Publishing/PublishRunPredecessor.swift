@@ -11,8 +11,9 @@ extension PublishRunRepository {
 
     /// The newest run into `outDir` before run `id` that kept a manifest: what run `id`
     /// changed is the difference between that run's manifest and its own (the board's history).
-    public func previousWithManifest(before id: Int64, outDir: String) throws -> PublishRun? {
-        let rows = try connection.query(PreviousRunWithManifest(outDir: outDir, runID: id))
+    /// `tenantFolder`: the tenant whose own-folder run `id` is (its manifest names paths in that folder).
+    public func previousWithManifest(before id: Int64, outDir: String, tenantFolder: Int64? = nil) throws -> PublishRun? {
+        let rows = try connection.query(PreviousRunWithManifest(outDir: outDir, runID: id, tenantID: tenantFolder))
         guard let row = rows.first else { return nil }
         return try run(try row.decode("id"))
     }

@@ -41,6 +41,12 @@ enum Query: String, CaseIterable, Sendable {
     case storeEvents = "store-events"
     case addToRollups = "add-to-rollups"
     case eventTargets = "event-targets"
+    // approvals.sql
+    case campaignVersion = "campaign-version"
+    case approveCampaign = "approve-campaign"
+    case tenantApprovals = "tenant-approvals"
+    case requireApproval = "require-approval"
+    case tenantRequiresApproval = "tenant-requires-approval"
     // campaigns.sql
     case loadedCampaigns = "loaded-campaigns"
     case loadCampaigns = "load-campaigns"

@@ -59,6 +59,8 @@ struct PreviousRunWithManifest: Statement {
     static let query = Query.previousRunWithManifest
     let outDir: String
     let runID: Int64
+    /// The tenant whose own-folder runs to look at; nil for Herald's runs.
+    let tenantID: Int64?
 }
 
 struct KeepsManifest: Statement {

@@ -8,7 +8,7 @@ struct CampaignCommand: ParsableCommand {
         commandName: "campaign",
         abstract: "Create, inspect and change campaigns: banner (Notable), alert (iNotify), story (Pushwoosh), local (notifications the app schedules).",
         subcommands: [
-            Create.self, List.self, Show.self, Update.self, Activate.self, Pause.self, Archive.self,
+            Create.self, List.self, Show.self, Update.self, Activate.self, Pause.self, Archive.self, Approve.self,
             ConditionCommand.self,
         ])
 

@@ -8,7 +8,7 @@ struct TenantCommand: ParsableCommand {
         commandName: "tenant",
         abstract: "Create and inspect tenants (each a separate customer; their rows never mix).",
         subcommands: [
-            Create.self, List.self, Show.self, GrantOperator.self, RevokeOperator.self, Operators.self, GrantReporting.self,
+            Create.self, List.self, Show.self, Update.self, GrantOperator.self, RevokeOperator.self, Operators.self, GrantReporting.self,
             RevokeReporting.self,
         ])
 
