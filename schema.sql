@@ -18,13 +18,34 @@ CREATE TYPE public.app_platform AS ENUM (
 );
 
 --
+-- Name: bundle_file_name; Type: DOMAIN; Schema: public
+--
+
+CREATE DOMAIN public.bundle_file_name AS text
+	CONSTRAINT bundle_file_name_check CHECK (((VALUE ~ '^[A-Za-z0-9_@~+-][A-Za-z0-9 _.@~+-]{0,254}$'::text) AND (VALUE !~ ' $'::text)));
+
+--
+-- Name: calendar_unit; Type: TYPE; Schema: public
+--
+
+CREATE TYPE public.calendar_unit AS ENUM (
+    'minute',
+    'hour',
+    'day',
+    'week',
+    'month',
+    'year'
+);
+
+--
 -- Name: campaign_kind; Type: TYPE; Schema: public
 --
 
 CREATE TYPE public.campaign_kind AS ENUM (
     'banner',
     'alert',
-    'story'
+    'story',
+    'local'
 );
 
 --
@@ -92,6 +113,13 @@ CREATE DOMAIN public.message_key AS text
 
 CREATE DOMAIN public.slug AS text
 	CONSTRAINT slug_check CHECK ((VALUE ~ '^[a-z0-9][a-z0-9-]{0,62}$'::text));
+
+--
+-- Name: sound_name; Type: DOMAIN; Schema: public
+--
+
+CREATE DOMAIN public.sound_name AS text
+	CONSTRAINT sound_name_check CHECK (((VALUE = 'default'::text) OR ((VALUE ~ '^[A-Za-z0-9_@~+-][A-Za-z0-9 _.@~+-]{0,254}$'::text) AND (VALUE !~ ' $'::text) AND (VALUE ~* '\.(caf|aif|aiff|wav)$'::text))));
 
 --
 -- Name: version_text; Type: DOMAIN; Schema: public
@@ -209,7 +237,7 @@ DECLARE
     row_data jsonb := coalesce(new_row, old_row);
 BEGIN
     IF TG_TABLE_SCHEMA <> 'public' OR TG_TABLE_NAME NOT IN ('tenants', 'apps', 'campaigns', 'alert_message_keys',
-            'campaign_conditions', 'banner_contents', 'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'campaign_approvals') THEN
+            'campaign_conditions', 'banner_contents', 'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'campaign_approvals', 'local_notifications', 'local_contents') THEN
         RAISE EXCEPTION 'herald_audit_row() audits Herald''s own tables only' USING ERRCODE = 'insufficient_privilege';
     END IF;
     IF TG_OP = 'UPDATE' AND (old_row - 'updated_at') = (new_row - 'updated_at') THEN
@@ -511,7 +539,7 @@ BEGIN
         SELECT c.oid::regclass AS rel, c.relkind AS kind,
                c.relkind = 'S' OR c.relname IN (
                    'tenants', 'apps', 'campaigns', 'alert_message_keys', 'campaign_conditions', 'banner_contents',
-                   'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'audit_log', 'publish_blobs',
+                   'banner_views', 'alert_contents', 'story_contents', 'story_pages', 'local_notifications', 'local_contents', 'audit_log', 'publish_blobs',
                    'publish_runs', 'event_ids', 'delivery_events', 'device_campaign_summary', 'campaign_rollup',
                    'campaign_daily_rollup', 'campaign_device_days', 'event_retention', 'reporting_grants', 'operator_grants',
                    'tenant_publish_blobs', 'tenant_locks', 'herald_migrations') AS named
@@ -528,7 +556,7 @@ BEGIN
     -- publish --prune-history (0014): old runs, and the contents no kept run needs.
     GRANT DELETE ON publish_runs, publish_blobs TO herald_operator;
     GRANT SELECT, INSERT, UPDATE, DELETE ON campaign_conditions, banner_contents, banner_views, alert_contents,
-        story_contents, story_pages TO herald_operator, herald_tenant;
+        story_contents, story_pages, local_notifications, local_contents TO herald_operator, herald_tenant;
     GRANT SELECT ON event_retention TO herald_operator;
     GRANT SELECT (role_name, tenant_id, granted_at) ON reporting_grants, operator_grants TO herald_operator;
     GRANT SELECT, INSERT, UPDATE ON tenant_locks TO herald_operator, herald_tenant;
@@ -922,6 +950,28 @@ END
 $$;
 
 --
+-- Name: herald_notify_publishers(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_notify_publishers() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    noticed text := coalesce(nullif(current_setting('herald.noticed_tenants', true), ''), ',');
+BEGIN
+    -- A statement inserting several audit rows queues this trigger for each before it runs.
+    IF strpos(noticed, ',' || NEW.tenant_id || ',') > 0 THEN
+        RETURN NULL;
+    END IF;
+    PERFORM set_config('herald.noticed_tenants', noticed || NEW.tenant_id || ',', true);
+    PERFORM pg_notify(public.herald_publish_channel_name(NULL), '');
+    PERFORM pg_notify(public.herald_publish_channel_name(NEW.tenant_id), '');
+    RETURN NULL;
+END
+$$;
+
+--
 -- Name: herald_prune_events(date); Type: FUNCTION; Schema: public
 --
 
@@ -959,6 +1009,30 @@ BEGIN
         SET pruned_before = greatest(event_retention.pruned_before, excluded.pruned_before);
 END
 $_$;
+
+--
+-- Name: herald_publish_channel(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_publish_channel(tenant_id bigint) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT public.herald_publish_channel_name(herald_publish_channel.tenant_id)
+    FROM public.herald_login() l
+    WHERE l.kind = 'owner' OR (l.kind = 'operator' AND l.tenant_id = herald_publish_channel.tenant_id)
+$$;
+
+--
+-- Name: herald_publish_channel_name(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_publish_channel_name(tenant_id bigint) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT 'herald_publish_' || md5(s.secret || ':' || coalesce(tenant_id::text, 'site')) FROM public.publish_channel_secret s
+$$;
 
 --
 -- Name: herald_publish_runs_guard(); Type: FUNCTION; Schema: public; Owner: herald_operator
@@ -1435,8 +1509,12 @@ CREATE TABLE public.campaigns (
     locales public.locale_tag[],
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    push_sound public.sound_name,
+    push_badge text,
     CONSTRAINT campaigns_locales_nonempty CHECK ((cardinality(locales) >= 1)),
     CONSTRAINT campaigns_name_check CHECK (((name)::text <> ''::text)),
+    CONSTRAINT campaigns_push_badge_form CHECK ((push_badge ~ '^([0-9]{1,5}|[+-][1-9][0-9]{0,4})$'::text)),
+    CONSTRAINT campaigns_push_only_stories CHECK (((kind = 'story'::public.campaign_kind) OR ((push_sound IS NULL) AND (push_badge IS NULL)))),
     CONSTRAINT campaigns_schedule_order CHECK ((ends_at > starts_at))
 );
 
@@ -1546,6 +1624,60 @@ CREATE TABLE public.herald_migrations (
 );
 
 --
+-- Name: local_contents; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.local_contents (
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    campaign_id bigint NOT NULL,
+    kind public.campaign_kind DEFAULT ('local'::text)::public.campaign_kind NOT NULL,
+    locale public.locale_tag NOT NULL,
+    body public.xml_text NOT NULL,
+    action public.xml_text,
+    CONSTRAINT local_contents_action_check CHECK (((action)::text <> ''::text)),
+    CONSTRAINT local_contents_body_check CHECK (((body)::text <> ''::text)),
+    CONSTRAINT local_contents_kind_check CHECK (((kind)::text = 'local'::text))
+);
+
+ALTER TABLE ONLY public.local_contents FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE local_contents; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.local_contents IS 'A local campaign''s words in one locale: alertBody and alertAction';
+
+--
+-- Name: local_notifications; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.local_notifications (
+    tenant_id bigint DEFAULT public.herald_current_tenant() NOT NULL,
+    campaign_id bigint NOT NULL,
+    kind public.campaign_kind DEFAULT ('local'::text)::public.campaign_kind NOT NULL,
+    fire_at timestamp with time zone,
+    fire_wall_clock timestamp without time zone,
+    repeat_interval public.calendar_unit,
+    badge integer,
+    sound public.sound_name,
+    launch_image public.bundle_file_name,
+    has_action boolean DEFAULT true NOT NULL,
+    user_info jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT local_notifications_badge_check CHECK (((badge >= 0) AND (badge <= 99999))),
+    CONSTRAINT local_notifications_kind_check CHECK (((kind)::text = 'local'::text)),
+    CONSTRAINT local_notifications_one_fire_time CHECK (((fire_at IS NULL) <> (fire_wall_clock IS NULL))),
+    CONSTRAINT local_notifications_user_info_pairs CHECK (((jsonb_typeof(user_info) = 'object'::text) AND (NOT (user_info ? 'key'::text)) AND (NOT jsonb_path_exists(user_info, '$.*?(@.type() != "string")'::jsonpath)) AND (NOT jsonb_path_exists(user_info, '$.keyvalue()?(!(@."key" like_regex "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"))'::jsonpath))))
+);
+
+ALTER TABLE ONLY public.local_notifications FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE local_notifications; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.local_notifications IS 'A local campaign''s notification (UILocalNotification but for its words): fire time, repeat, badge, sound, launch image, action, userInfo';
+
+--
 -- Name: operator_grants; Type: TABLE; Schema: public
 --
 
@@ -1566,6 +1698,22 @@ CREATE TABLE public.publish_blobs (
     CONSTRAINT publish_blobs_digest_check CHECK ((digest ~ '^[0-9a-f]{64}$'::text))
 );
 ALTER TABLE ONLY public.publish_blobs ALTER COLUMN content SET STORAGE EXTERNAL;
+
+--
+-- Name: publish_channel_secret; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.publish_channel_secret (
+    secret text DEFAULT md5(((gen_random_uuid())::text || (clock_timestamp())::text)) NOT NULL,
+    one_row boolean DEFAULT true NOT NULL,
+    CONSTRAINT publish_channel_secret_one_row_check CHECK (one_row)
+);
+
+--
+-- Name: TABLE publish_channel_secret; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.publish_channel_secret IS 'The random value the names of publish notification channels are derived from (LISTEN needs no privilege: the names are the secret).';
 
 --
 -- Name: publish_runs; Type: TABLE; Schema: public
@@ -2106,6 +2254,20 @@ ALTER TABLE ONLY public.herald_migrations
     ADD CONSTRAINT herald_migrations_pkey PRIMARY KEY (name);
 
 --
+-- Name: local_contents local_contents_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.local_contents
+    ADD CONSTRAINT local_contents_pkey PRIMARY KEY (tenant_id, campaign_id, locale);
+
+--
+-- Name: local_notifications local_notifications_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.local_notifications
+    ADD CONSTRAINT local_notifications_pkey PRIMARY KEY (tenant_id, campaign_id);
+
+--
 -- Name: operator_grants operator_grants_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -2118,6 +2280,13 @@ ALTER TABLE ONLY public.operator_grants
 
 ALTER TABLE ONLY public.publish_blobs
     ADD CONSTRAINT publish_blobs_pkey PRIMARY KEY (digest);
+
+--
+-- Name: publish_channel_secret publish_channel_secret_one_row_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.publish_channel_secret
+    ADD CONSTRAINT publish_channel_secret_one_row_key UNIQUE (one_row);
 
 --
 -- Name: publish_runs publish_runs_pkey; Type: CONSTRAINT; Schema: public
@@ -2236,10 +2405,22 @@ CREATE INDEX campaign_rollup_app_idx ON public.campaign_rollup USING btree (tena
 CREATE INDEX campaign_rollup_campaign_idx ON public.campaign_rollup USING btree (tenant_id, campaign_id);
 
 --
+-- Name: campaigns_active_ends_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaigns_active_ends_idx ON public.campaigns USING btree (ends_at) WHERE (status = 'active'::public.campaign_status);
+
+--
 -- Name: campaigns_active_idx; Type: INDEX; Schema: public
 --
 
 CREATE INDEX campaigns_active_idx ON public.campaigns USING btree (tenant_id, app_id) WHERE (status = 'active'::public.campaign_status);
+
+--
+-- Name: campaigns_active_starts_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaigns_active_starts_idx ON public.campaigns USING btree (starts_at) WHERE (status = 'active'::public.campaign_status);
 
 --
 -- Name: delivery_events_device_idx; Type: INDEX; Schema: public
@@ -2324,6 +2505,12 @@ CREATE TRIGGER apps_touch BEFORE UPDATE ON public.apps FOR EACH ROW EXECUTE FUNC
 --
 
 CREATE TRIGGER audit_log_guard BEFORE DELETE OR UPDATE ON public.audit_log FOR EACH ROW EXECUTE FUNCTION public.herald_audit_log_guard();
+
+--
+-- Name: audit_log audit_log_notify_publishers; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER audit_log_notify_publishers AFTER INSERT ON public.audit_log FOR EACH ROW WHEN ((strpos(COALESCE(current_setting('herald.noticed_tenants'::text, true), ''::text), ((','::text || new.tenant_id) || ','::text)) = 0)) EXECUTE FUNCTION public.herald_notify_publishers();
 
 --
 -- Name: banner_contents banner_contents_audit; Type: TRIGGER; Schema: public
@@ -2420,6 +2607,30 @@ CREATE TRIGGER campaigns_guard BEFORE DELETE OR UPDATE ON public.campaigns FOR E
 --
 
 CREATE TRIGGER campaigns_touch BEFORE UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.herald_touch_updated_at();
+
+--
+-- Name: local_contents local_contents_audit; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER local_contents_audit AFTER INSERT OR DELETE OR UPDATE ON public.local_contents FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: local_contents local_contents_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER local_contents_edited AFTER INSERT OR DELETE OR UPDATE ON public.local_contents FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
+
+--
+-- Name: local_notifications local_notifications_audit; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER local_notifications_audit AFTER INSERT OR DELETE OR UPDATE ON public.local_notifications FOR EACH ROW EXECUTE FUNCTION public.herald_audit_row();
+
+--
+-- Name: local_notifications local_notifications_edited; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER local_notifications_edited AFTER INSERT OR DELETE OR UPDATE ON public.local_notifications FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
 -- Name: publish_runs publish_runs_guard; Type: TRIGGER; Schema: public
@@ -2560,6 +2771,27 @@ ALTER TABLE ONLY public.campaign_versions
 
 ALTER TABLE ONLY public.campaigns
     ADD CONSTRAINT campaigns_app_fkey FOREIGN KEY (tenant_id, app_id) REFERENCES public.apps(tenant_id, id);
+
+--
+-- Name: local_contents local_contents_campaign_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.local_contents
+    ADD CONSTRAINT local_contents_campaign_fkey FOREIGN KEY (tenant_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, id, kind);
+
+--
+-- Name: local_contents local_contents_notification_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.local_contents
+    ADD CONSTRAINT local_contents_notification_fkey FOREIGN KEY (tenant_id, campaign_id) REFERENCES public.local_notifications(tenant_id, campaign_id);
+
+--
+-- Name: local_notifications local_notifications_campaign_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.local_notifications
+    ADD CONSTRAINT local_notifications_campaign_fkey FOREIGN KEY (tenant_id, campaign_id, kind) REFERENCES public.campaigns(tenant_id, id, kind);
 
 --
 -- Name: operator_grants operator_grants_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -2810,6 +3042,18 @@ CREATE POLICY herald_rows ON public.device_campaign_summary USING (((tenant_id >
 CREATE POLICY herald_rows ON public.event_ids USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
 
 --
+-- Name: local_contents herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.local_contents USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
+-- Name: local_notifications herald_rows; Type: POLICY; Schema: public
+--
+
+CREATE POLICY herald_rows ON public.local_notifications USING (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((tenant_id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (tenant_id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
 -- Name: publish_runs herald_rows; Type: POLICY; Schema: public
 --
 
@@ -2844,6 +3088,18 @@ CREATE POLICY herald_rows ON public.tenant_publish_blobs USING (((tenant_id >= (
 --
 
 CREATE POLICY herald_rows ON public.tenants USING (((id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant)))) WITH CHECK (((id >= ( SELECT public.herald_first_visible_tenant() AS herald_first_visible_tenant)) AND (id <= ( SELECT public.herald_last_visible_tenant() AS herald_last_visible_tenant))));
+
+--
+-- Name: local_contents; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.local_contents ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: local_notifications; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.local_notifications ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: publish_runs; Type: ROW SECURITY; Schema: public
@@ -3089,11 +3345,23 @@ REVOKE ALL ON FUNCTION public.herald_grant_reporting(role_name text, tenant bigi
 GRANT ALL ON FUNCTION public.herald_grant_reporting(role_name text, tenant bigint, password text) TO herald_operator;
 
 --
+-- Name: FUNCTION herald_notify_publishers(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_notify_publishers() FROM PUBLIC;
+
+--
 -- Name: FUNCTION herald_prune_events(before date); Type: ACL; Schema: public
 --
 
 REVOKE ALL ON FUNCTION public.herald_prune_events(before date) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.herald_prune_events(before date) TO herald_operator;
+
+--
+-- Name: FUNCTION herald_publish_channel_name(tenant_id bigint); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_publish_channel_name(tenant_id bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION herald_publish_runs_guard(); Type: ACL; Schema: public; Owner: herald_operator
@@ -3502,6 +3770,18 @@ GRANT INSERT(created_at) ON TABLE public.campaigns TO herald_tenant;
 GRANT INSERT(updated_at) ON TABLE public.campaigns TO herald_tenant;
 
 --
+-- Name: COLUMN campaigns.push_sound; Type: ACL; Schema: public
+--
+
+GRANT INSERT(push_sound) ON TABLE public.campaigns TO herald_tenant;
+
+--
+-- Name: COLUMN campaigns.push_badge; Type: ACL; Schema: public
+--
+
+GRANT INSERT(push_badge) ON TABLE public.campaigns TO herald_tenant;
+
+--
 -- Name: SEQUENCE campaigns_id_seq; Type: ACL; Schema: public
 --
 
@@ -3532,6 +3812,20 @@ GRANT SELECT,INSERT ON TABLE public.event_ids TO herald_operator;
 --
 
 GRANT SELECT ON TABLE public.event_retention TO herald_operator;
+
+--
+-- Name: TABLE local_contents; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_contents TO herald_operator;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_contents TO herald_tenant;
+
+--
+-- Name: TABLE local_notifications; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_notifications TO herald_operator;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.local_notifications TO herald_tenant;
 
 --
 -- Name: COLUMN operator_grants.role_name; Type: ACL; Schema: public

@@ -83,7 +83,7 @@ import Testing
         let site = SiteCompiler().compile(Self.live, at: BoardFixture.at)
         #expect(site.errors.isEmpty)
         let published = Dictionary(site.files.map { ($0.path.description, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-        var compared = (alerts: 0, inherited: 0, banners: 0, stories: 0, none: 0)
+        var compared = (alerts: 0, inherited: 0, banners: 0, stories: 0, locals: 0, none: 0)
         for tenant in Self.tenants {
             for app in tenant.apps {
                 for campaign in app.campaigns {
@@ -93,6 +93,16 @@ import Testing
                         let folder = SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale).joined(separator: "/")
                         let context = "\(tenant.slug)/\(app.slug)/\(campaign.key) [\(locale)]"
                         switch campaign.kind {
+                        case .local:
+                            let plist = try #require(published["\(folder)/local-notifications.plist"])
+                            let entries = try #require(
+                                try PropertyListSerialization.propertyList(from: Data(plist), format: nil) as? [[String: Any]])
+                            guard let entry = entries.first(where: { ($0["userInfo"] as? [String: String])?["key"] == campaign.key.rawValue }) else {
+                                compared.none += 1
+                                continue
+                            }
+                            #expect(Self.definition(card, "Body") == entry["alertBody"] as? String, "\(context)")
+                            compared.locals += 1
                         case .alert:
                             let plist = try #require(published["\(folder)/notifications.plist"])
                             let alerts = try #require(
