@@ -77,13 +77,8 @@ struct ReferenceCampaignWriter {
         if old.push != spec.push { fields.append("push") }
         if let notification = spec.localNotification, notification != old.localNotification {
             fields.append("notification")
-            try connection.execute("DELETE FROM local_contents WHERE campaign_id = $1", [current.id])
-            try connection.execute("DELETE FROM local_notifications WHERE campaign_id = $1", [current.id])
+            // Updated in place: its words, which hang off it, stay.
             try writeNotification(notification, campaign: current.id)
-            // Its words hang off it: written again below, whether they changed or not.
-            for (locale, content) in old.content.sorted(by: { $0.key < $1.key }) where spec.content[locale] == content {
-                try insertContent(content, locale: locale, campaign: current.id)
-            }
         }
         if old.conditions != spec.conditions {
             fields.append("conditions")
@@ -150,6 +145,10 @@ struct ReferenceCampaignWriter {
             INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image,
                                              has_action, user_info)
             VALUES ($1, $2, $3::timestamp, $4::calendar_unit, $5, $6, $7, $8, $9::jsonb)
+            ON CONFLICT (tenant_id, campaign_id) DO UPDATE
+            SET fire_at = EXCLUDED.fire_at, fire_wall_clock = EXCLUDED.fire_wall_clock, repeat_interval = EXCLUDED.repeat_interval,
+                badge = EXCLUDED.badge, sound = EXCLUDED.sound, launch_image = EXCLUDED.launch_image,
+                has_action = EXCLUDED.has_action, user_info = EXCLUDED.user_info
             """,
             [campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
              notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo)])

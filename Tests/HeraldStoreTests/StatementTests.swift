@@ -120,10 +120,11 @@ import Testing
         let date = Date(timeIntervalSince1970: 0)
         let samples: [(Query, any QueryParameters)] = [
             (.loadedCampaigns, selection), (.loadCampaigns, selection), (.loadConditions, selection), (.loadBanners, selection),
-            (.loadAlerts, selection), (.loadStories, selection),
+            (.loadAlerts, selection), (.loadStories, selection), (.loadLocals, selection),
             statement(SnapshotTenants(tenant: nil)), statement(SnapshotApps(tenantIDs: [1], app: nil, appIDs: nil)),
             statement(AppsEditedSince(snapshot: "1:1:")), statement(AppsWithCampaignsStartingOrEnding(previousAt: date, at: date)),
-            statement(TryFolderLock(folder: "board")), statement(InsertPublishLocks(tenants: nil)),
+            statement(TryFolderLock(folder: "board")), statement(PublishChannel(tenantID: nil)),
+            statement(NextScheduleBoundary(at: date, tenantID: nil)), statement(InsertPublishLocks(tenants: nil)),
             (.lockPublishTenants, LockPublishTenants(tenants: nil)), (.lockPublishTenantsOrFail, LockPublishTenants(tenants: nil)),
             (.lockFreePublishTenants, LockPublishTenants(tenants: nil)),
             statement(
