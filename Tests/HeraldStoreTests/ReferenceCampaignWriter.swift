@@ -77,12 +77,10 @@ struct ReferenceCampaignWriter {
         if old.push != spec.push { fields.append("push") }
         if let notification = spec.localNotification, notification != old.localNotification {
             fields.append("notification")
-            try connection.execute("DELETE FROM local_contents WHERE campaign_id = $1", [current.id])
-            try connection.execute("DELETE FROM local_notifications WHERE campaign_id = $1", [current.id])
-            try writeNotification(notification, campaign: current.id)
-            // Its words hang off it: written again below, whether they changed or not.
-            for (locale, content) in old.content.sorted(by: { $0.key < $1.key }) where spec.content[locale] == content {
-                try insertContent(content, locale: locale, campaign: current.id)
+            if old.localNotification == nil {
+                try writeNotification(notification, campaign: current.id)
+            } else {
+                try updateNotification(notification, campaign: current.id)
             }
         }
         if old.conditions != spec.conditions {
@@ -150,6 +148,23 @@ struct ReferenceCampaignWriter {
             INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image,
                                              has_action, user_info)
             VALUES ($1, $2, $3::timestamp, $4::calendar_unit, $5, $6, $7, $8, $9::jsonb)
+            """,
+            [campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
+             notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo)])
+    }
+
+    private func updateNotification(_ notification: LocalNotification, campaign: Int64) throws {
+        var instant: Date?
+        var wallClock: String?
+        switch notification.fireDate {
+        case .instant(let date): instant = date
+        case .wallClock(let time): wallClock = time.description
+        }
+        try connection.execute(
+            """
+            UPDATE local_notifications SET fire_at = $2, fire_wall_clock = $3::timestamp, repeat_interval = $4::calendar_unit,
+                badge = $5, sound = $6, launch_image = $7, has_action = $8, user_info = $9::jsonb
+            WHERE campaign_id = $1
             """,
             [campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
              notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo)])
