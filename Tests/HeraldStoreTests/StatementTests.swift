@@ -120,7 +120,7 @@ import Testing
         let date = Date(timeIntervalSince1970: 0)
         let samples: [(Query, any QueryParameters)] = [
             (.loadedCampaigns, selection), (.loadCampaigns, selection), (.loadConditions, selection), (.loadBanners, selection),
-            (.loadAlerts, selection), (.loadStories, selection),
+            (.loadAlerts, selection), (.loadStories, selection), (.loadLocals, selection),
             statement(SnapshotTenants(tenant: nil)), statement(SnapshotApps(tenantIDs: [1], app: nil, appIDs: nil)),
             statement(AppsEditedSince(snapshot: "1:1:")), statement(AppsWithCampaignsStartingOrEnding(previousAt: date, at: date)),
             statement(TryFolderLock(folder: "board")), statement(InsertPublishLocks(tenants: nil)),
