@@ -87,6 +87,7 @@ import Testing
             let before = try HeraldFixtures.fingerprint(database)
             let cases: [(arguments: [String], status: Int32, message: String)] = [
                 (["--body", "No time."], 65, "a local notification needs a fire time"),
+                (["--body", "", "--fire-at", "2030-12-24T09:00"], 65, "body"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge=-1"], 65, "badge -1 is not a badge"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge", "100000"], 65, "badge 100000 is not a badge"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--repeat", "second"], 65, "shorter than iOS allows"),
@@ -138,6 +139,14 @@ import Testing
                       [en] action: "See Forecast" → (none)
 
                     """)
+            let text = try herald.succeed(["campaign", "show", "storm-check", "--app", "weather"]).stdout
+            for line in [
+                "fires        2030-12-24T08:00:00Z, one instant everywhere", "repeat       never", "badge        1", "sound        default",
+                "launch image Storm.png", "action       none (--no-action)", "userInfo     key=storm-check, tab=alerts",
+                "    body: A storm is on its way. See when it reaches you.",
+            ] {
+                #expect(text.contains(line), "\(line)\n\(text)")
+            }
             let shown = try herald.succeed(["campaign", "show", "storm-check", "--app", "weather", "--json"]).stdout
             let campaign = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
             let notification = try #require(campaign["notification"] as? [String: Any])
