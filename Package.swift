@@ -47,12 +47,12 @@ let package = Package(
         // else uses, with every problem reported at its path; that needs YAML's node tree.
         // OpenSSL's SHA-256 (a pure function) names published files and checks migrations.
         .target(name: "HeraldCore", dependencies: ["CLibCrypto", .product(name: "Yams", package: "Yams")]),
-        .executableTarget(name: "EmbedMigrations"),
-        .plugin(name: "EmbedMigrationsPlugin", capability: .buildTool(), dependencies: ["EmbedMigrations"]),
+        .executableTarget(name: "EmbedSQL"),
+        .plugin(name: "EmbedSQLPlugin", capability: .buildTool(), dependencies: ["EmbedSQL"]),
         .target(
             name: "HeraldStore",
             dependencies: ["HeraldCore", "PostgresClient", "PostgresServer"],
-            plugins: ["EmbedMigrationsPlugin"]
+            plugins: ["EmbedSQLPlugin"]
         ),
         // Pure: snapshot → files, the device preview, lints, the manifest format, the site's layout.
         // Its preview of local notifications is the device client's own plan (HeraldLocalNotifications).

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import HeraldJobs
-import HeraldStore
 
 @main
 struct Herald: ParsableCommand {

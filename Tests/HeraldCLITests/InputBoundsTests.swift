@@ -20,7 +20,7 @@ import Testing
             #expect(result.status == 65)
             #expect(result.stderr.utf8.count < 400, "\(result.stderr.prefix(400))")
             #expect(result.stderr.contains("line 1, column 8000054: U+0001 cannot appear"), "\(result.stderr.prefix(400))")
-            #expect(result.stderr.contains(#"near "…AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\u{1}"}]}""#), "\(result.stderr.prefix(400))")
+            #expect(result.stderr.contains(#"near "…AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA‹U+0001›"}]}""#), "\(result.stderr.prefix(400))")
         }
     }
 
@@ -50,7 +50,7 @@ import Testing
         #expect(folder.status == 66 && folder.stderr.contains("cannot read /: it is a folder"), "\(folder)")
         let escape = try herald.run(["validate", "-f", "no\u{1B}[2Jsuch\nfile"])
         #expect(escape.status == 66)
-        #expect(escape.stderr == "herald: cannot read no\\u{1b}[2Jsuch\\u{a}file: no such file\n", "\(escape)")
+        #expect(escape.stderr == "herald: cannot read no‹U+001B›[2Jsuch‹U+000A›file: no such file\n", "\(escape)")
     }
 
     @Test func aHugeArgumentIsQuotedAsAnExcerpt() throws {

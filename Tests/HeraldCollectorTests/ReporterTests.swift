@@ -48,6 +48,13 @@ import Testing
                     case 400:
                         try server.stop()
                     case 550:
+                        // The outage lasts until the reporter has met it: under load it may still be
+                        // waiting out a 429 when the loop gets here, and a 503 must be seen.
+                        let outageDeadline = Date().addingTimeInterval(30)
+                        while Date() < outageDeadline, !logged.withLock({ $0.contains { $0.hasPrefix("HTTP 503") } }) {
+                            current?.flush()
+                            usleep(100_000)
+                        }
                         try server.start()
                     case 700:
                         // The app killed: a new reporter reads the same queue from disk.

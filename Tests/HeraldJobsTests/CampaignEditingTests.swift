@@ -43,6 +43,28 @@ import Testing
         }
     }
 
+    /// `herald audit --limit 1` right after a content edit: the newest change is the content's
+    /// update (old and new text), not a bare insert cut from the delete it pairs with.
+    @Test func theNewestChangeKeepsItsPairAtAnyLimit() throws {
+        try JobFixtures.withExample { database, _ in
+            let editing = try Self.editing(database)
+            let de = try LocaleTag("de")
+            _ = try editing.edit(try Slug("welcome")) { spec, _ in
+                guard case .alert(var alert)? = spec.content[de] else { return }
+                alert.title = "Hallo"
+                spec.content[de] = .alert(alert)
+            }
+            let audit = AuditJob(database)
+            let newest = try audit.changes(tenant: try Slug("acme"), AuditFilter(limit: 1))
+            #expect(newest.count == 1)
+            #expect(newest.first?.action == "update", "\(newest)")
+            #expect(newest.first?.before?.contains("Hallo") == false && newest.first?.after?.contains("Hallo") == true)
+            // The same change is the last of a longer listing.
+            let longer = try audit.changes(tenant: try Slug("acme"), AuditFilter(limit: 5))
+            #expect(longer.count == 5 && longer.last == newest.first)
+        }
+    }
+
     @Test func anArchivedCampaignComesBackOnlyWhenForced() throws {
         try JobFixtures.withExample { database, _ in
             let editing = try Self.editing(database)

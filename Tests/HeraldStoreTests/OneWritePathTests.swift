@@ -114,6 +114,6 @@ import Testing
                 if text.contains(write) { writers.insert("\(folder)/\(path)") }
             }
         }
-        #expect(writers == ["Sources/HeraldStore/CampaignsAsCode/ApplySQL.swift"], "\(writers.sorted())")
+        #expect(writers == ["queries/apply.sql"], "\(writers.sorted())")
     }
 }

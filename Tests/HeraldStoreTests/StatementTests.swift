@@ -151,6 +151,13 @@ import Testing
             statement(EnterRole(tenantID: "1", role: "herald_tenant")),
             statement(RecordMigration(name: "0001_x.sql", checksum: "c")),
             statement(LocalDatabaseExists(name: "herald")),
+            statement(ApplyMessageKeys(appIDs: [])), statement(ApplyInsertApps()), statement(ApplyUpdateApps()),
+            statement(ApplyInsertCampaigns()), statement(ApplyUpdateCampaigns()), statement(ApplyInsertMessageKeys()),
+            statement(ApplyDeleteConditions()), statement(ApplyUpsertConditions()), statement(ApplyDeleteBannerContents()),
+            statement(ApplyDeleteAlertContents()), statement(ApplyDeleteStoryContents()), statement(ApplyInsertBannerContents()),
+            statement(ApplyInsertBannerViews()), statement(ApplyInsertAlertContents()), statement(ApplyInsertStoryContents()),
+            statement(ApplyInsertStoryPages()), statement(ApplyDeleteLocalContents()), statement(ApplyUpsertLocalNotifications()),
+            statement(ApplyInsertLocalContents()),
         ]
         let covered = Set(samples.map(\.0))
         for query in Query.allCases {

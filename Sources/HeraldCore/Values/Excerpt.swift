@@ -17,7 +17,7 @@ public enum Excerpt {
         return cut ? shown + "…" : shown
     }
 
-    /// All of `value` with the invisible characters escaped (`\u{d}`): stored text as a line of a
+    /// All of `value` with the invisible characters escaped (`‹U+000D›`): stored text as a line of a
     /// table or a `show`, where a newline would fake another row and an escape sequence would
     /// drive the terminal.
     public static func escaped(_ value: String) -> String {
@@ -45,12 +45,19 @@ public enum Excerpt {
             if count == limit { return (shown, true) }
             count += 1
             if isInvisible(scalar) {
-                shown += "\\u{\(String(scalar.value, radix: 16))}"
+                shown += escape(scalar)
             } else {
                 shown.unicodeScalars.append(scalar)
             }
         }
         return (shown, false)
+    }
+
+    /// How a message shows a character it must not send raw: its code point, `‹U+202E›`,
+    /// which a person reads (and looks up) and no terminal, shell or JSON reader acts on.
+    public static func escape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "‹U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "›"
     }
 
     /// Control characters (C0, DEL, C1), Unicode line and paragraph separators, the byte order

@@ -33,7 +33,9 @@ extension AuditRepository {
         let rows = try connection.query(
             AuditChanges(
                 since: filter.since, actor: filter.actor, app: filter.app?.rawValue, campaign: filter.campaign?.rawValue,
-                limit: filter.limit))
+                // Rows, not changes: a rewritten row is two (a delete and an insert), so twice
+                // the rows make at least `limit` changes but for rewrites that changed nothing.
+                limit: filter.limit > Int.max / 2 ? Int.max : filter.limit * 2))
         var entries: [(txid: String, entry: AuditEntry)] = try rows.reversed().map { row in
             (
                 try row.decode("txid"),
@@ -62,7 +64,7 @@ extension AuditRepository {
                 }
             }
         }
-        return entries.enumerated().filter { !dropped.contains($0.offset) }.map(\.element.entry)
+        return Array(entries.enumerated().filter { !dropped.contains($0.offset) }.map(\.element.entry).suffix(max(filter.limit, 0)))
     }
 
     /// Whether two row images are the same row but for when it was written.

@@ -2,7 +2,7 @@ import Foundation
 import HeraldCore
 import PostgresClient
 
-/// Writes an `ApplyPlan` in at most one statement per table and kind of change (ApplySQL),
+/// Writes an `ApplyPlan` in at most one statement per table and kind of change (queries/apply.sql),
 /// in the order the foreign keys need: apps, campaigns, message keys, conditions, local
 /// notifications, content.
 /// New apps and campaigns get their ids from the database; the rows that hang off them are
@@ -40,15 +40,13 @@ struct ApplyWriter {
     /// The new apps' ids, in the plan's order.
     private func insertApps(_ apps: [AppSpec]) throws -> [Int64] {
         guard !apps.isEmpty else { return [] }
-        var columns = Columns(7)
+        var rows = ApplyInsertApps()
         for app in apps {
-            columns.add(
-                app.slug.rawValue, app.name, app.platform.rawValue, app.bundleID, app.defaultLocale.rawValue,
-                Self.joined(app.locales), app.baseURL?.rawValue)
+            rows.slugs.append(app.slug.rawValue)
+            rows.appendColumns(of: app)
         }
-        let rows = try connection.query(ApplySQL.insertApps, columns.parameters)
         var ids: [String: Int64] = [:]
-        for row in rows { ids[try row.decode("slug", as: String.self)] = try row.decode("id", as: Int64.self) }
+        for row in try connection.query(rows) { ids[try row.decode("slug", as: String.self)] = try row.decode("id", as: Int64.self) }
         return try apps.map { app in
             guard let id = ids[app.slug.rawValue] else { throw Self.lost("app \(app.slug)") }
             return id
@@ -57,13 +55,12 @@ struct ApplyWriter {
 
     private func updateApps(_ apps: [(id: Int64, spec: AppSpec)]) throws {
         guard !apps.isEmpty else { return }
-        var columns = Columns(7)
+        var rows = ApplyUpdateApps()
         for (id, app) in apps {
-            columns.add(
-                id, app.name, app.platform.rawValue, app.bundleID, app.defaultLocale.rawValue, Self.joined(app.locales),
-                app.baseURL?.rawValue)
+            rows.ids.append(id)
+            rows.appendColumns(of: app)
         }
-        try connection.execute(ApplySQL.updateApps, columns.parameters)
+        try connection.execute(rows)
     }
 
     // MARK: Campaigns
@@ -71,15 +68,22 @@ struct ApplyWriter {
     /// The new campaigns' ids, in the plan's order.
     private func insertCampaigns(_ campaigns: [(appID: Int64, spec: CampaignSpec)]) throws -> [Int64] {
         guard !campaigns.isEmpty else { return [] }
-        var columns = Columns(11)
+        var rows = ApplyInsertCampaigns()
         for (appID, spec) in campaigns {
-            columns.add(
-                appID, spec.key.rawValue, spec.kind.rawValue, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt,
-                spec.priority, spec.locales.map(Self.joined), spec.push.sound?.rawValue, spec.push.badge?.description)
+            rows.appIDs.append(appID)
+            rows.keys.append(spec.key.rawValue)
+            rows.kinds.append(spec.kind.rawValue)
+            rows.names.append(spec.name)
+            rows.statuses.append(spec.status.rawValue)
+            rows.startsAt.append(spec.startsAt)
+            rows.endsAt.append(spec.endsAt)
+            rows.priorities.append(spec.priority)
+            rows.locales.append(spec.locales.map(Self.joined))
+            rows.pushSounds.append(spec.push.sound?.rawValue)
+            rows.pushBadges.append(spec.push.badge?.description)
         }
-        let rows = try connection.query(ApplySQL.insertCampaigns, columns.parameters)
         var ids: [CampaignName: Int64] = [:]
-        for row in rows {
+        for row in try connection.query(rows) {
             let name = CampaignName(appID: try row.decode("app_id"), key: try row.decode("key"))
             ids[name] = try row.decode("id", as: Int64.self)
         }
@@ -91,115 +95,173 @@ struct ApplyWriter {
 
     private func updateCampaigns(_ campaigns: [(id: Int64, spec: CampaignSpec)]) throws {
         guard !campaigns.isEmpty else { return }
-        var columns = Columns(9)
+        var rows = ApplyUpdateCampaigns()
         for (id, spec) in campaigns {
-            columns.add(
-                id, spec.name, spec.status.rawValue, spec.startsAt, spec.endsAt, spec.priority, spec.locales.map(Self.joined),
-                spec.push.sound?.rawValue, spec.push.badge?.description)
+            rows.ids.append(id)
+            rows.names.append(spec.name)
+            rows.statuses.append(spec.status.rawValue)
+            rows.startsAt.append(spec.startsAt)
+            rows.endsAt.append(spec.endsAt)
+            rows.priorities.append(spec.priority)
+            rows.locales.append(spec.locales.map(Self.joined))
+            rows.pushSounds.append(spec.push.sound?.rawValue)
+            rows.pushBadges.append(spec.push.badge?.description)
         }
-        try connection.execute(ApplySQL.updateCampaigns, columns.parameters)
+        try connection.execute(rows)
     }
 
     private func insertMessageKeys(_ keys: [(appID: Int64, campaignID: Int64, key: MessageKey)]) throws {
         guard !keys.isEmpty else { return }
-        var columns = Columns(3)
-        for (appID, campaignID, key) in keys { columns.add(appID, campaignID, key.rawValue) }
-        try connection.execute(ApplySQL.insertMessageKeys, columns.parameters)
+        var rows = ApplyInsertMessageKeys()
+        for (appID, campaignID, key) in keys {
+            rows.appIDs.append(appID)
+            rows.campaignIDs.append(campaignID)
+            rows.messageKeys.append(key.rawValue)
+        }
+        try connection.execute(rows)
     }
 
     // MARK: Conditions
 
     private func deleteConditions(_ conditions: [(campaign: Int64, condition: Condition)]) throws {
         guard !conditions.isEmpty else { return }
-        var columns = Columns(3)
+        var rows = ApplyDeleteConditions()
         for (campaign, condition) in conditions {
-            columns.add(campaign, condition.group.rawValue, condition.type.rawValue)
+            rows.campaignIDs.append(campaign)
+            rows.groups.append(condition.group.rawValue)
+            rows.types.append(condition.type.rawValue)
         }
-        try connection.execute(ApplySQL.deleteConditions, columns.parameters)
+        try connection.execute(rows)
     }
 
     private func upsertConditions(_ conditions: [(campaign: Int64, kind: CampaignKind, condition: Condition)]) throws {
         guard !conditions.isEmpty else { return }
-        var columns = Columns(5)
+        var rows = ApplyUpsertConditions()
         for (campaign, kind, condition) in conditions {
-            columns.add(campaign, kind.rawValue, condition.group.rawValue, condition.type.rawValue, condition.value.jsonText)
+            rows.campaignIDs.append(campaign)
+            rows.kinds.append(kind.rawValue)
+            rows.groups.append(condition.group.rawValue)
+            rows.types.append(condition.type.rawValue)
+            rows.conditionValues.append(condition.value.jsonText)
         }
-        try connection.execute(ApplySQL.upsertConditions, columns.parameters)
+        try connection.execute(rows)
     }
 
     // MARK: Local notifications
 
     private func upsertLocalNotifications(_ notifications: [(campaign: Int64, notification: LocalNotification)]) throws {
         guard !notifications.isEmpty else { return }
-        var columns = Columns(9)
+        var rows = ApplyUpsertLocalNotifications()
         for (campaign, notification) in notifications {
-            var instant: Date?
-            var wallClock: String?
+            rows.campaignIDs.append(campaign)
             switch notification.fireDate {
-            case .instant(let date): instant = date
-            case .wallClock(let time): wallClock = time.description
+            case .instant(let date):
+                rows.fireAt.append(date)
+                rows.fireWallClock.append(nil)
+            case .wallClock(let time):
+                rows.fireAt.append(nil)
+                rows.fireWallClock.append(time.description)
             }
-            columns.add(
-                campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
-                notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo))
+            rows.repeatIntervals.append(notification.repeatInterval?.rawValue)
+            rows.badges.append(notification.badge)
+            rows.sounds.append(notification.sound?.rawValue)
+            rows.launchImages.append(notification.launchImage?.rawValue)
+            rows.hasAction.append(notification.hasAction)
+            rows.userInfo.append(JSONText.object(notification.userInfo))
         }
-        try connection.execute(ApplySQL.upsertLocalNotifications, columns.parameters)
+        try connection.execute(rows)
     }
 
     // MARK: Content
 
     private func deleteContent(_ content: [(campaign: Int64, kind: CampaignKind, locale: LocaleTag)]) throws {
-        for (kind, sql) in [
-            (CampaignKind.banner, ApplySQL.deleteBannerContents), (.alert, ApplySQL.deleteAlertContents),
-            (.story, ApplySQL.deleteStoryContents), (.local, ApplySQL.deleteLocalContents),
-        ] {
-            var columns = Columns(2)
-            for row in content where row.kind == kind { columns.add(row.campaign, row.locale.rawValue) }
-            if columns.rowCount > 0 { try connection.execute(sql, columns.parameters) }
+        var banners = ApplyDeleteBannerContents(), alerts = ApplyDeleteAlertContents(), stories = ApplyDeleteStoryContents()
+        var locals = ApplyDeleteLocalContents()
+        for (campaign, kind, locale) in content {
+            switch kind {
+            case .banner:
+                banners.campaignIDs.append(campaign)
+                banners.locales.append(locale.rawValue)
+            case .alert:
+                alerts.campaignIDs.append(campaign)
+                alerts.locales.append(locale.rawValue)
+            case .story:
+                stories.campaignIDs.append(campaign)
+                stories.locales.append(locale.rawValue)
+            case .local:
+                locals.campaignIDs.append(campaign)
+                locals.locales.append(locale.rawValue)
+            }
         }
+        if !banners.campaignIDs.isEmpty { try connection.execute(banners) }
+        if !alerts.campaignIDs.isEmpty { try connection.execute(alerts) }
+        if !stories.campaignIDs.isEmpty { try connection.execute(stories) }
+        if !locals.campaignIDs.isEmpty { try connection.execute(locals) }
     }
 
     private func insertContent(_ content: [(campaign: Int64, locale: LocaleTag, content: CampaignContent)]) throws {
-        var banners = Columns(3)
-        var views = Columns(8)
-        var alerts = Columns(6)
-        var stories = Columns(4)
-        var pages = Columns(9)
-        var locals = Columns(4)
+        var banners = ApplyInsertBannerContents(), views = ApplyInsertBannerViews(), alerts = ApplyInsertAlertContents()
+        var stories = ApplyInsertStoryContents(), pages = ApplyInsertStoryPages(), locals = ApplyInsertLocalContents()
         for (campaign, locale, content) in content {
             switch content {
             case .local(let words):
-                locals.add(campaign, locale.rawValue, words.body, words.action)
+                locals.campaignIDs.append(campaign)
+                locals.locales.append(locale.rawValue)
+                locals.bodies.append(words.body)
+                locals.actions.append(words.action)
             case .banner(let banner):
-                banners.add(campaign, locale.rawValue, banner.entry.rawValue)
+                banners.campaignIDs.append(campaign)
+                banners.locales.append(locale.rawValue)
+                banners.entryViews.append(banner.entry.rawValue)
                 for (position, view) in banner.views.enumerated() {
                     let (file, html) = view.storedSource
-                    views.add(campaign, locale.rawValue, view.id.rawValue, position, file, html, view.height, view.origin?.rawValue)
+                    views.campaignIDs.append(campaign)
+                    views.locales.append(locale.rawValue)
+                    views.viewIDs.append(view.id.rawValue)
+                    views.positions.append(position)
+                    views.fileURLs.append(file)
+                    views.inlineHTML.append(html)
+                    views.heights.append(view.height)
+                    views.origins.append(view.origin?.rawValue)
                 }
             case .alert(let alert):
-                alerts.add(campaign, locale.rawValue, alert.title, alert.message, alert.actionURL?.rawValue, alert.actionButton)
+                alerts.campaignIDs.append(campaign)
+                alerts.locales.append(locale.rawValue)
+                alerts.titles.append(alert.title)
+                alerts.messages.append(alert.message)
+                alerts.actionURLs.append(alert.actionURL?.rawValue)
+                alerts.actionButtons.append(alert.actionButton)
             case .story(let story):
-                stories.add(campaign, locale.rawValue, story.pushTitle, story.pushText)
+                stories.campaignIDs.append(campaign)
+                stories.locales.append(locale.rawValue)
+                stories.pushTitles.append(story.pushTitle)
+                stories.pushTexts.append(story.pushText)
                 for (position, page) in story.pages.enumerated() {
-                    pages.add(
-                        campaign, locale.rawValue, position, page.image.rawValue, page.duration, page.link?.rawValue,
-                        page.buttonTitle, page.title, page.subtitle)
+                    pages.campaignIDs.append(campaign)
+                    pages.locales.append(locale.rawValue)
+                    pages.positions.append(position)
+                    pages.images.append(page.image.rawValue)
+                    pages.durations.append(page.duration)
+                    pages.links.append(page.link?.rawValue)
+                    pages.buttonTitles.append(page.buttonTitle)
+                    pages.titles.append(page.title)
+                    pages.subtitles.append(page.subtitle)
                 }
             }
         }
         // Contents before their views and pages (whose foreign keys name them).
-        for (columns, sql) in [
-            (banners, ApplySQL.insertBannerContents), (views, ApplySQL.insertBannerViews), (alerts, ApplySQL.insertAlertContents),
-            (stories, ApplySQL.insertStoryContents), (pages, ApplySQL.insertStoryPages), (locals, ApplySQL.insertLocalContents),
-        ] where columns.rowCount > 0 {
-            try connection.execute(sql, columns.parameters)
-        }
+        if !banners.campaignIDs.isEmpty { try connection.execute(banners) }
+        if !views.campaignIDs.isEmpty { try connection.execute(views) }
+        if !alerts.campaignIDs.isEmpty { try connection.execute(alerts) }
+        if !stories.campaignIDs.isEmpty { try connection.execute(stories) }
+        if !pages.campaignIDs.isEmpty { try connection.execute(pages) }
+        if !locals.campaignIDs.isEmpty { try connection.execute(locals) }
     }
 
     // MARK: Support
 
-    /// A locale list as one text (`de,en`); ApplySQL splits it again.
-    private static func joined(_ locales: [LocaleTag]) -> String {
+    /// A locale list as its column holds it (`en,de`).
+    static func joined(_ locales: [LocaleTag]) -> String {
         locales.map(\.rawValue).joined(separator: ",")
     }
 
@@ -212,24 +274,6 @@ struct ApplyWriter {
 private struct CampaignName: Hashable {
     let appID: Int64
     let key: String
-}
-
-/// The columns of rows to send: one array parameter per column, filled row by row.
-private struct Columns {
-    private var arrays: [ArrayParameter]
-
-    init(_ count: Int) {
-        arrays = Array(repeating: ArrayParameter(), count: count)
-    }
-
-    var rowCount: Int { arrays.first?.count ?? 0 }
-
-    mutating func add(_ values: any PostgresEncodable...) {
-        precondition(values.count == arrays.count, "a row of \(values.count) values for \(arrays.count) columns")
-        for (index, value) in values.enumerated() { arrays[index].append(value) }
-    }
-
-    var parameters: [any PostgresEncodable] { arrays }
 }
 
 extension BannerView {

@@ -81,7 +81,7 @@ public struct CampaignsApplier {
         let storedApps = current.apps.values.map(\.id)
         var planner = ApplyPlanner(now: now) {
             var keys: [Int64: Set<String>] = [:]
-            for row in try connection.query(ApplySQL.messageKeys, [storedApps.map(String.init)]) {
+            for row in try connection.query(ApplyMessageKeys(appIDs: storedApps)) {
                 keys[try row.decode("app_id"), default: []].insert(try row.decode("message_key"))
             }
             return keys

@@ -47,7 +47,7 @@ public struct CampaignRepository {
         let connection = connection
         var planner = ApplyPlanner(now: now) {
             var keys: [Int64: Set<String>] = [:]
-            for row in try connection.query(ApplySQL.messageKeys, [[String(app.id)]]) {
+            for row in try connection.query(ApplyMessageKeys(appIDs: [app.id])) {
                 keys[try row.decode("app_id"), default: []].insert(try row.decode("message_key"))
             }
             return keys

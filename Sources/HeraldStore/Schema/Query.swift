@@ -7,6 +7,26 @@ import PostgresClient
 /// statement of those files (and every statement has a case), and that each one prepares
 /// against the migrated schema.
 enum Query: String, CaseIterable, Sendable {
+    // apply.sql
+    case applyMessageKeys = "apply-message-keys"
+    case applyInsertApps = "apply-insert-apps"
+    case applyUpdateApps = "apply-update-apps"
+    case applyInsertCampaigns = "apply-insert-campaigns"
+    case applyUpdateCampaigns = "apply-update-campaigns"
+    case applyInsertMessageKeys = "apply-insert-message-keys"
+    case applyDeleteConditions = "apply-delete-conditions"
+    case applyUpsertConditions = "apply-upsert-conditions"
+    case applyDeleteBannerContents = "apply-delete-banner-contents"
+    case applyDeleteAlertContents = "apply-delete-alert-contents"
+    case applyDeleteStoryContents = "apply-delete-story-contents"
+    case applyDeleteLocalContents = "apply-delete-local-contents"
+    case applyUpsertLocalNotifications = "apply-upsert-local-notifications"
+    case applyInsertLocalContents = "apply-insert-local-contents"
+    case applyInsertBannerContents = "apply-insert-banner-contents"
+    case applyInsertBannerViews = "apply-insert-banner-views"
+    case applyInsertAlertContents = "apply-insert-alert-contents"
+    case applyInsertStoryContents = "apply-insert-story-contents"
+    case applyInsertStoryPages = "apply-insert-story-pages"
     // events.sql
     case createEventStaging = "create-event-staging"
     case createFreshIDs = "create-fresh-ids"

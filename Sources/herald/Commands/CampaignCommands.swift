@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldJobs
-import HeraldStore
 
 struct CampaignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldJobs
-import HeraldStore
 
 struct TenantCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

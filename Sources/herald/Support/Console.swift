@@ -64,7 +64,7 @@ struct Console: Sendable {
 ///
 /// The net under every value herald prints: whatever a value holds, no character a terminal
 /// acts on (C0 and C1 controls, escape sequences, bidirectional overrides) reaches it raw —
-/// each is shown as an escape (`\u{202e}`); line breaks and tabs are kept.
+/// each is shown as its code point (`‹U+202E›`); line breaks and tabs are kept.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     Console.current.write(.output, TerminalText.safe(items.map { "\($0)" }.joined(separator: separator) + terminator))
 }
@@ -76,7 +76,7 @@ enum TerminalText {
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if needsEscape(scalar) {
-                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+                shown.append(contentsOf: Excerpt.escape(scalar).unicodeScalars)
             } else {
                 shown.append(scalar)
             }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldJobs
-import HeraldStore
 
 /// Herald's validation error (ArgumentParser has one of the same name).
 typealias ValidationError = HeraldCore.ValidationError

@@ -6,9 +6,9 @@ import PackagePlugin
 /// installed `herald` carries both without the source tree. The `.sql` files stay the one
 /// source of truth: nothing generated is committed.
 @main
-struct EmbedMigrationsPlugin: BuildToolPlugin {
+struct EmbedSQLPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let tool = try context.tool(named: "EmbedMigrations").url
+        let tool = try context.tool(named: "EmbedSQL").url
         func embed(_ folder: String, as variable: String, what: String) throws -> Command {
             let directory = context.package.directoryURL.appending(path: folder)
             let files = try FileManager.default
