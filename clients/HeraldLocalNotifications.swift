@@ -103,9 +103,12 @@ public enum HeraldLocalNotificationsFile {
     public enum ReadError: Error, Equatable, CustomStringConvertible {
         case unreadable(String)
 
-        public var description: String {
+        public var description: String { "not a local-notifications file: \(reason)" }
+
+        /// What is wrong, without saying of what.
+        public var reason: String {
             switch self {
-            case .unreadable(let why): "not a local-notifications file: \(why)"
+            case .unreadable(let why): why
             }
         }
     }
@@ -135,7 +138,7 @@ public enum HeraldLocalNotificationsFile {
                 }
                 contents.entries.append(entry)
             } catch {
-                contents.problems.append("entry \(index): \(error)")
+                contents.problems.append("entry \(index): \(error.reason)")
             }
         }
         return contents

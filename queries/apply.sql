@@ -39,13 +39,12 @@ SELECT u.app_id, u.key, u.kind::campaign_kind, u.name, u.status::campaign_status
 FROM unnest(:app_ids::bigint[], :keys::text[], :kinds::text[], :names::text[], :statuses::text[],
             :starts_at::timestamptz[], :ends_at::timestamptz[], :priorities::integer[], :locales::text[],
             :push_sounds::text[], :push_badges::text[])
-    WITH ORDINALITY AS u(app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge,
-                         position)
+    WITH ORDINALITY AS u(app_id, key, kind, name, status, starts_at, ends_at, priority, locales, push_sound, push_badge, position)
 ORDER BY u.position
 RETURNING id, app_id, key;
 
 -- name: apply-update-campaigns
--- The campaigns row (name, status, schedule, priority, locales, a story's push sound and badge), written whole.
+-- The campaigns row (name, status, schedule, priority, locales, a story's push), written whole.
 UPDATE campaigns c
 SET name = u.name, status = u.status::campaign_status, starts_at = u.starts_at, ends_at = u.ends_at,
     priority = u.priority, locales = string_to_array(u.locales, ',')::locale_tag[], push_sound = u.push_sound,
@@ -100,8 +99,8 @@ INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_i
                                  has_action, user_info)
 SELECT u.campaign_id, u.fire_at, u.fire_wall_clock::timestamp, u.repeat_interval::calendar_unit, u.badge, u.sound,
        u.launch_image, u.has_action, u.user_info::jsonb
-FROM unnest(:campaign_ids::bigint[], :fire_ats::timestamptz[], :fire_wall_clocks::text[], :repeat_intervals::text[],
-            :badges::integer[], :sounds::text[], :launch_images::text[], :has_actions::boolean[], :user_infos::text[])
+FROM unnest(:campaign_ids::bigint[], :fire_at::timestamptz[], :fire_wall_clock::text[], :repeat_intervals::text[],
+            :badges::integer[], :sounds::text[], :launch_images::text[], :has_action::boolean[], :user_info::text[])
     AS u(campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image, has_action, user_info)
 ON CONFLICT (tenant_id, campaign_id) DO UPDATE
 SET fire_at = EXCLUDED.fire_at, fire_wall_clock = EXCLUDED.fire_wall_clock, repeat_interval = EXCLUDED.repeat_interval,

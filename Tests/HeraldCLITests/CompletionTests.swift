@@ -19,7 +19,7 @@ import Testing
             #expect(try complete(["herald", "campaign", "show", "--tenant", "acme", "--app", ""], argument: "--app") == ["weather"])
             #expect(
                 try complete(["herald", "campaign", "show", "--tenant", "acme", "--app", "weather", ""], argument: "positional@0")
-                    == ["spring-sale", "tour", "welcome"])
+                    == ["spring-sale", "storm-check", "tour", "welcome"])
             // An unknown tenant offers nothing, and says nothing into the prompt.
             #expect(try complete(["herald", "campaign", "show", "--tenant", "nope", ""], argument: "positional@0").isEmpty)
 

@@ -77,6 +77,10 @@ import Testing
                 let times = cards.last?.last ?? ""
                 #expect(times.contains("Europe/Berlin: 2030-12-24T09:00:00+01:00, 2030-12-25T09:00:00+01:00, 2030-12-26T09:00:00+01:00"), "\(times)")
                 #expect(times.contains("America/New_York: 2030-12-24T09:00:00-05:00"), "\(times)")
+                // Who sees what: every locale's devices schedule it, and when it fires next (the board's devices are in UTC).
+                let matrix = try browser.evaluate(
+                    "[...document.querySelectorAll('table.matrix td')].map(td => td.dataset.shown + ' ' + td.textContent)") as? [String] ?? []
+                #expect(!matrix.isEmpty && matrix.allSatisfy { $0.hasPrefix("true ✓ scheduled") && $0.contains("fires next 2030-12-24T09:00:00+00:00") }, "\(matrix)")
                 // One notification per event: the two fire within a minute with the same body.
                 let rules = try browser.evaluate("[...document.querySelectorAll('[data-rule]')].map(l => l.dataset.rule)") as? [String] ?? []
                 #expect(rules.contains("one-per-event"), "\(rules)")

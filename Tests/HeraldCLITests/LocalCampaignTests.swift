@@ -87,6 +87,7 @@ import Testing
             let before = try HeraldFixtures.fingerprint(database)
             let cases: [(arguments: [String], status: Int32, message: String)] = [
                 (["--body", "No time."], 65, "a local notification needs a fire time"),
+                (["--body", "", "--fire-at", "2030-12-24T09:00"], 65, "body"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge=-1"], 65, "badge -1 is not a badge"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge", "100000"], 65, "badge 100000 is not a badge"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--repeat", "second"], 65, "shorter than iOS allows"),
@@ -138,6 +139,14 @@ import Testing
                       [en] action: "See Forecast" → (none)
 
                     """)
+            let text = try herald.succeed(["campaign", "show", "storm-check", "--app", "weather"]).stdout
+            for line in [
+                "fires        2030-12-24T08:00:00Z, one instant everywhere", "repeat       never", "badge        1", "sound        default",
+                "launch image Storm.png", "action       none (--no-action)", "userInfo     key=storm-check, tab=alerts",
+                "    body: A storm is on its way. See when it reaches you.",
+            ] {
+                #expect(text.contains(line), "\(line)\n\(text)")
+            }
             let shown = try herald.succeed(["campaign", "show", "storm-check", "--app", "weather", "--json"]).stdout
             let campaign = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
             let notification = try #require(campaign["notification"] as? [String: Any])
@@ -229,6 +238,72 @@ import Testing
             #expect(zone.status == 64 && zone.stderr.contains("--time-zone \"Mars/Olympus\" is not a time zone"), "\(zone)")
             let own = try herald.run(device + ["--own-pending", "65"])
             #expect(own.status == 64 && own.stderr.contains("--own-pending 65"), "\(own)")
+        }
+    }
+
+    static let badFile = """
+        version: 1
+        tenants:
+        - slug: acme
+          name: Acme
+          apps:
+          - slug: weather
+            name: Weather
+            platform: ios
+            bundleId: com.acme.weather
+            defaultLocale: en
+            locales: [de, en]
+            campaigns:
+            - key: storm-check
+              kind: local
+              name: Storm check
+              fireAt: 2030-12-24T09:00
+              repeat: second
+              badge: -2
+              sound: ../Chime.caf
+              hasAction: false
+              userInfo: {key: mine}
+              content:
+                en: {body: Rain soon., action: Look}
+            - key: no-time
+              kind: local
+              name: No time
+              content:
+                en: {body: Rain soon.}
+            - key: tour
+              kind: story
+              name: Tour
+              pushBadge: "+0"
+              fireAt: 2030-12-24T09:00
+              content:
+                en: {pushText: New, pages: [{image: "https://cdn.example.com/1.jpg"}]}
+
+        """
+
+    @Test func aCampaignsFileWithBadLocalFieldsIsRefusedWithPathsAndWritesNothing() throws {
+        try InProcessHerald.withAcmeWeather { herald, database in
+            try withTemporaryDirectory { directory in
+                let file = directory.appendingPathComponent("campaigns.yaml")
+                try Data(Self.badFile.utf8).write(to: file)
+                let validated = try InProcessHerald(database: nil).run(["validate", "-f", file.path])
+                #expect(validated.status == 65, "\(validated)")
+                for expected in [
+                    "campaigns[0].repeat: repeat \"second\" is shorter than iOS allows",
+                    "campaigns[0].badge: badge -2 is not a badge",
+                    "campaigns[0].sound: sound \"../Chime.caf\" is not a plain file name",
+                    "campaigns[0].userInfo.key",
+                    "action \"Look\" is given, but the notification has no action",
+                    "a local notification needs a fire time",
+                    "campaigns[2].pushBadge: push badge \"+0\" changes nothing",
+                    "campaigns[2].fireAt: fireAt is for local campaigns, not story",
+                ] {
+                    #expect(validated.stderr.contains(expected), "\(expected)\n\(validated.stderr)")
+                }
+                let before = try HeraldFixtures.fingerprint(database)
+                let applied = try herald.run(["apply", "-f", file.path])
+                #expect(applied.status == 65, "\(applied)")
+                #expect(try HeraldFixtures.fingerprint(database) == before)
+            }
         }
     }
 }

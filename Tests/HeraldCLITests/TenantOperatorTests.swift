@@ -86,7 +86,7 @@ import Testing
             )[0].decode("name")
             let tenantTables = [
                 "apps", "campaigns", "alert_message_keys", "campaign_conditions", "banner_contents", "banner_views", "alert_contents",
-                "story_contents", "story_pages", "audit_log", "delivery_events", "device_campaign_summary", "campaign_rollup",
+                "story_contents", "story_pages", "local_notifications", "local_contents", "audit_log", "delivery_events", "device_campaign_summary", "campaign_rollup",
                 "campaign_daily_rollup", "tenant_publish_blobs", "tenant_locks",
             ]
             var attempts = 0
@@ -373,9 +373,14 @@ import Testing
                     ["campaign", "create", "tour", "--app", "weather", "--kind", "story", "--name", "Product tour", "--locales", "en,de",
                      "--push-title", "New", "--push-text", "See what's new",
                      "--page", "image=https://cdn.example.com/1.jpg,duration=5,link=weather://radar,button_title=Open,title=Radar"],
+                    ["campaign", "create", "storm-check", "--app", "weather", "--kind", "local", "--name", "Storm check",
+                     "--body", "A storm is on its way.", "--action", "See Forecast", "--fire-at", "2030-12-24T09:00", "--repeat", "day",
+                     "--user-info", "screen=radar"],
+                    ["campaign", "update", "storm-check", "--app", "weather", "--locale", "de", "--body", "Ein Sturm zieht auf."],
                     ["campaign", "activate", "spring-sale", "--app", "weather"],
                     ["campaign", "activate", "welcome", "--app", "weather"],
                     ["campaign", "activate", "tour", "--app", "weather"],
+                    ["campaign", "activate", "storm-check", "--app", "weather"],
                     ["campaign", "list"],
                     ["campaign", "show", "spring-sale", "--app", "weather"],
                     ["campaign", "condition", "add", "welcome", "--app", "weather", "--all", "minAppVersion=1.1"],
@@ -398,6 +403,9 @@ import Testing
                 #expect(byOperator.count > 20 && byOperator.allSatisfy { $0["actor"] as? String == setup.role }, "\(audit.map { $0["actor"] ?? "-" })")
                 let german = try #require(audit.first { ($0["entityId"] as? String) == "welcome de" && $0["action"] as? String == "insert" })
                 #expect((german["changes"] as? [[String: Any]])?.contains { $0["field"] as? String == "title" && $0["to"] as? String == "Willkommen" } == true, "\(german)")
+                let local = try #require(audit.first { ($0["entityId"] as? String) == "storm-check de" && $0["entity"] as? String == "local_contents" })
+                #expect((local["changes"] as? [[String: Any]])?.contains { $0["field"] as? String == "body" && $0["to"] as? String == "Ein Sturm zieht auf." } == true, "\(local)")
+                #expect(audit.contains { ($0["entityId"] as? String) == "storm-check" && $0["entity"] as? String == "local_notifications" })
                 let condition = try #require(audit.first { ($0["entityId"] as? String) == "welcome all.minAppVersion" && $0["action"] as? String == "update" })
                 let change = try #require((condition["changes"] as? [[String: Any]])?.first)
                 #expect(change["field"] as? String == "value" && change["from"] as? String == "1.0" && change["to"] as? String == "1.1", "\(condition)")

@@ -183,4 +183,26 @@ import Testing
             #expect(plan.schedule.first?.request.userInfo["key"] == "full" && plan.schedule.first?.request.userInfo["screen"] == "radar")
         }
     }
+
+    /// An entry the client cannot read (a time zone it does not know, no key) is reported and
+    /// left alone; the rest of the file is carried out.
+    @Test func anEntryThatDoesNotReadIsReportedAndTheRestSynced() async throws {
+        let json = """
+            [
+              {"alertBody": "Rain soon.", "fireDate": "2027-01-10T09:00:00", "hasAction": true, "timeZone": "Europe/Berlin", "userInfo": {"key": "zoned"}},
+              {"alertBody": "No key.", "fireDate": "2027-01-10T09:00:00Z", "hasAction": true, "userInfo": {}},
+              {"alertBody": "Fine.", "fireDate": "2027-01-10T09:00:00Z", "hasAction": true, "userInfo": {"key": "fine"}},
+              {"alertBody": "Twice.", "fireDate": "2027-01-11T09:00:00Z", "hasAction": true, "userInfo": {"key": "fine"}}
+            ]
+            """
+        let center = InMemoryCenter()
+        let report = try await HeraldLocalNotificationSync.sync(
+            file: Data(json.utf8), center: center, now: instant("2027-01-05T12:00:00Z"), timeZone: Self.berlin)
+        #expect(report.scheduled == ["fine"])
+        #expect(
+            report.problems == [
+                "entry 0: timeZone is neither absent nor \"device\"", "entry 1: no userInfo key", "entry 3: key fine is listed twice; the first is kept",
+            ])
+        #expect(await center.requests["herald.fine"]?.body == "Fine.")
+    }
 }

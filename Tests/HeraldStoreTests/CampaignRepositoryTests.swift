@@ -16,15 +16,23 @@ import Testing
         }
     }
 
-    @Test(arguments: ["banner", "alert", "story"])
+    @Test(arguments: ["banner", "alert", "story", "story with push", "local", "local at an instant"])
     func everyKindRoundTripsExactly(kind: String) throws {
         try withApp { database, app in
-            let spec =
+            var spec =
                 switch kind {
                 case "banner": try StoreFixtures.banner("c1")
                 case "alert": try StoreFixtures.alert("c1", messageKey: "promo/1")
+                case "local", "local at an instant": try StoreFixtures.local("c1")
                 default: try StoreFixtures.story("c1")
                 }
+            if kind == "story with push" { spec.push = PushOptions(sound: try SoundName("default"), badge: try PushBadge("-2")) }
+            if kind == "local at an instant" {
+                spec.localNotification?.fireDate = try FireDate("2030-12-24T09:00:00+05:30")
+                spec.localNotification?.hasAction = false
+                spec.localNotification?.userInfo = [:]
+                spec.content[try LocaleTag("en")] = .local(LocalContent(body: "Rain."))
+            }
             let created = try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) }
             #expect(created.spec == spec)
             let reloaded = try database.inTenant(try Slug("acme")) { try $0.campaigns.find(spec.key, in: app) }
@@ -220,6 +228,45 @@ import Testing
                 try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) }
             }, throws: isStoreError(.invalid)) as? StoreError
             #expect(error?.description.contains("fr") == true)
+        }
+    }
+
+    /// The schema holds the local and push rules itself, whatever writes the rows.
+    @Test func theSchemaRefusesWhatHeraldsRulesRefuse() throws {
+        try withApp { database, app in
+            for spec in [try StoreFixtures.local("l1"), try StoreFixtures.banner("b1"), try StoreFixtures.story("s1")] {
+                _ = try database.inTenant(try Slug("acme")) { try $0.campaigns.create(spec, in: app) }
+            }
+            let connection = try Connection(configuration: database.configuration)
+            func id(_ key: String) throws -> Int64 { try connection.query("SELECT id FROM campaigns WHERE key = $1", [key])[0].decode("id") }
+            let (local, banner, story) = (try id("l1"), try id("b1"), try id("s1"))
+            let refused: [(SQL, [any PostgresEncodable])] = [
+                ("UPDATE local_notifications SET badge = 100000 WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET badge = -1 WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET sound = 'Bell.mp3' WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET sound = '../Bell.caf' WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET launch_image = '.hidden.png' WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET fire_at = now() WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET fire_wall_clock = NULL WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET user_info = '{\"key\": \"other\"}' WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET user_info = '{\"n\": 1}' WHERE campaign_id = $1", [local]),
+                ("UPDATE local_notifications SET user_info = '{\"1bad\": \"x\"}' WHERE campaign_id = $1", [local]),
+                ("INSERT INTO local_notifications (tenant_id, campaign_id, fire_at) SELECT tenant_id, id, now() FROM campaigns WHERE id = $1", [banner]),
+                ("INSERT INTO local_contents (tenant_id, campaign_id, locale, body) SELECT tenant_id, id, 'en', 'x' FROM campaigns WHERE id = $1", [story]),
+                ("UPDATE local_contents SET body = '' WHERE campaign_id = $1", [local]),
+                ("UPDATE campaigns SET push_sound = 'default' WHERE id = $1", [banner]),
+                ("UPDATE campaigns SET push_badge = '+0' WHERE id = $1", [story]),
+                ("UPDATE campaigns SET push_badge = '100000' WHERE id = $1", [story]),
+            ]
+            for (sql, parameters) in refused {
+                // Refused by a constraint (not by the rows policy, nor by matching no row).
+                #expect("\(sql)") { try connection.execute(sql, parameters) } throws: { "\($0)".contains("violates") }
+            }
+            // And takes what they allow.
+            try connection.execute("UPDATE campaigns SET push_sound = 'Chime.wav', push_badge = '-3' WHERE id = $1", [story])
+            try connection.execute("UPDATE local_notifications SET badge = 99999, sound = 'default' WHERE campaign_id = $1", [local])
+            let badge: Int64 = try connection.query("SELECT badge::bigint AS b FROM local_notifications WHERE campaign_id = $1", [local])[0].decode("b")
+            #expect(badge == 99_999)
         }
     }
 }

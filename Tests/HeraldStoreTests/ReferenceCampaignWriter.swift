@@ -77,8 +77,11 @@ struct ReferenceCampaignWriter {
         if old.push != spec.push { fields.append("push") }
         if let notification = spec.localNotification, notification != old.localNotification {
             fields.append("notification")
-            // Updated in place: its words, which hang off it, stay.
-            try writeNotification(notification, campaign: current.id)
+            if old.localNotification == nil {
+                try writeNotification(notification, campaign: current.id)
+            } else {
+                try updateNotification(notification, campaign: current.id)
+            }
         }
         if old.conditions != spec.conditions {
             fields.append("conditions")
@@ -145,10 +148,23 @@ struct ReferenceCampaignWriter {
             INSERT INTO local_notifications (campaign_id, fire_at, fire_wall_clock, repeat_interval, badge, sound, launch_image,
                                              has_action, user_info)
             VALUES ($1, $2, $3::timestamp, $4::calendar_unit, $5, $6, $7, $8, $9::jsonb)
-            ON CONFLICT (tenant_id, campaign_id) DO UPDATE
-            SET fire_at = EXCLUDED.fire_at, fire_wall_clock = EXCLUDED.fire_wall_clock, repeat_interval = EXCLUDED.repeat_interval,
-                badge = EXCLUDED.badge, sound = EXCLUDED.sound, launch_image = EXCLUDED.launch_image,
-                has_action = EXCLUDED.has_action, user_info = EXCLUDED.user_info
+            """,
+            [campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
+             notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo)])
+    }
+
+    private func updateNotification(_ notification: LocalNotification, campaign: Int64) throws {
+        var instant: Date?
+        var wallClock: String?
+        switch notification.fireDate {
+        case .instant(let date): instant = date
+        case .wallClock(let time): wallClock = time.description
+        }
+        try connection.execute(
+            """
+            UPDATE local_notifications SET fire_at = $2, fire_wall_clock = $3::timestamp, repeat_interval = $4::calendar_unit,
+                badge = $5, sound = $6, launch_image = $7, has_action = $8, user_info = $9::jsonb
+            WHERE campaign_id = $1
             """,
             [campaign, instant, wallClock, notification.repeatInterval?.rawValue, notification.badge, notification.sound?.rawValue,
              notification.launchImage?.rawValue, notification.hasAction, JSONText.object(notification.userInfo)])

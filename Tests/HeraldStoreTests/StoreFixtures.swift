@@ -46,6 +46,19 @@ enum StoreFixtures {
             ])
     }
 
+    /// A local campaign with every field of its notification, words in two locales.
+    static func local(_ key: String) throws -> CampaignSpec {
+        CampaignSpec(
+            key: try Slug(key), kind: .local, name: "Local \(key)", status: .draft,
+            content: [
+                try LocaleTag("en"): .local(LocalContent(body: "Rain <soon> & wind.", action: "See Radar")),
+                try LocaleTag("de"): .local(LocalContent(body: "Regen 🌧 bald.")),
+            ],
+            localNotification: LocalNotification(
+                fireDate: try FireDate("2030-12-24T09:00:30"), repeatInterval: .week, badge: 0, sound: try SoundName("Bell.aiff"),
+                launchImage: try BundleFileName("Launch@2x.png"), userInfo: ["screen": "radar", "a.b-c_d": "x=1&y=\"2\""]))
+    }
+
     static func story(_ key: String) throws -> CampaignSpec {
         CampaignSpec(
             key: try Slug(key), kind: .story, name: "Story \(key)", status: .draft,

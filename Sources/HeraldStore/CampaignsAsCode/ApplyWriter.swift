@@ -73,7 +73,14 @@ struct ApplyWriter {
             rows.appIDs.append(appID)
             rows.keys.append(spec.key.rawValue)
             rows.kinds.append(spec.kind.rawValue)
-            rows.appendColumns(of: spec)
+            rows.names.append(spec.name)
+            rows.statuses.append(spec.status.rawValue)
+            rows.startsAt.append(spec.startsAt)
+            rows.endsAt.append(spec.endsAt)
+            rows.priorities.append(spec.priority)
+            rows.locales.append(spec.locales.map(Self.joined))
+            rows.pushSounds.append(spec.push.sound?.rawValue)
+            rows.pushBadges.append(spec.push.badge?.description)
         }
         var ids: [CampaignName: Int64] = [:]
         for row in try connection.query(rows) {
@@ -91,7 +98,14 @@ struct ApplyWriter {
         var rows = ApplyUpdateCampaigns()
         for (id, spec) in campaigns {
             rows.ids.append(id)
-            rows.appendColumns(of: spec)
+            rows.names.append(spec.name)
+            rows.statuses.append(spec.status.rawValue)
+            rows.startsAt.append(spec.startsAt)
+            rows.endsAt.append(spec.endsAt)
+            rows.priorities.append(spec.priority)
+            rows.locales.append(spec.locales.map(Self.joined))
+            rows.pushSounds.append(spec.push.sound?.rawValue)
+            rows.pushBadges.append(spec.push.badge?.description)
         }
         try connection.execute(rows)
     }
@@ -142,18 +156,18 @@ struct ApplyWriter {
             rows.campaignIDs.append(campaign)
             switch notification.fireDate {
             case .instant(let date):
-                rows.fireAts.append(date)
-                rows.fireWallClocks.append(nil)
+                rows.fireAt.append(date)
+                rows.fireWallClock.append(nil)
             case .wallClock(let time):
-                rows.fireAts.append(nil)
-                rows.fireWallClocks.append(time.description)
+                rows.fireAt.append(nil)
+                rows.fireWallClock.append(time.description)
             }
             rows.repeatIntervals.append(notification.repeatInterval?.rawValue)
             rows.badges.append(notification.badge)
             rows.sounds.append(notification.sound?.rawValue)
             rows.launchImages.append(notification.launchImage?.rawValue)
-            rows.hasActions.append(notification.hasAction)
-            rows.userInfos.append(JSONText.object(notification.userInfo))
+            rows.hasAction.append(notification.hasAction)
+            rows.userInfo.append(JSONText.object(notification.userInfo))
         }
         try connection.execute(rows)
     }

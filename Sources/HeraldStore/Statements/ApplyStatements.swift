@@ -41,39 +41,14 @@ struct ApplyUpdateApps: Statement, ApplyAppColumns {
     var defaultLocales: [String] = [], locales: [String] = [], baseURLs: [String?] = []
 }
 
-/// The columns a campaign's row has in both apply-insert-campaigns and apply-update-campaigns.
-protocol ApplyCampaignColumns {
-    var names: [String] { get set }
-    var statuses: [String] { get set }
-    var startsAt: [Date?] { get set }
-    var endsAt: [Date?] { get set }
-    var priorities: [Int] { get set }
-    var locales: [String?] { get set }
-    var pushSounds: [String?] { get set }
-    var pushBadges: [String?] { get set }
-}
-
-extension ApplyCampaignColumns {
-    mutating func appendColumns(of spec: CampaignSpec) {
-        names.append(spec.name)
-        statuses.append(spec.status.rawValue)
-        startsAt.append(spec.startsAt)
-        endsAt.append(spec.endsAt)
-        priorities.append(spec.priority)
-        locales.append(spec.locales.map(ApplyWriter.joined))
-        pushSounds.append(spec.push.sound?.rawValue)
-        pushBadges.append(spec.push.badge?.description)
-    }
-}
-
-struct ApplyInsertCampaigns: Statement, ApplyCampaignColumns {
+struct ApplyInsertCampaigns: Statement {
     static let query = Query.applyInsertCampaigns
     var appIDs: [Int64] = [], keys: [String] = [], kinds: [String] = [], names: [String] = [], statuses: [String] = []
     var startsAt: [Date?] = [], endsAt: [Date?] = [], priorities: [Int] = [], locales: [String?] = []
     var pushSounds: [String?] = [], pushBadges: [String?] = []
 }
 
-struct ApplyUpdateCampaigns: Statement, ApplyCampaignColumns {
+struct ApplyUpdateCampaigns: Statement {
     static let query = Query.applyUpdateCampaigns
     var ids: [Int64] = [], names: [String] = [], statuses: [String] = []
     var startsAt: [Date?] = [], endsAt: [Date?] = [], priorities: [Int] = [], locales: [String?] = []
@@ -111,22 +86,6 @@ struct ApplyDeleteStoryContents: Statement {
     var campaignIDs: [Int64] = [], locales: [String] = []
 }
 
-struct ApplyDeleteLocalContents: Statement {
-    static let query = Query.applyDeleteLocalContents
-    var campaignIDs: [Int64] = [], locales: [String] = []
-}
-
-struct ApplyUpsertLocalNotifications: Statement {
-    static let query = Query.applyUpsertLocalNotifications
-    var campaignIDs: [Int64] = [], fireAts: [Date?] = [], fireWallClocks: [String?] = [], repeatIntervals: [String?] = []
-    var badges: [Int?] = [], sounds: [String?] = [], launchImages: [String?] = [], hasActions: [Bool] = [], userInfos: [String] = []
-}
-
-struct ApplyInsertLocalContents: Statement {
-    static let query = Query.applyInsertLocalContents
-    var campaignIDs: [Int64] = [], locales: [String] = [], bodies: [String] = [], actions: [String?] = []
-}
-
 struct ApplyInsertBannerContents: Statement {
     static let query = Query.applyInsertBannerContents
     var campaignIDs: [Int64] = [], locales: [String] = [], entryViews: [String] = []
@@ -154,4 +113,20 @@ struct ApplyInsertStoryPages: Statement {
     var campaignIDs: [Int64] = [], locales: [String] = [], positions: [Int] = [], images: [String] = []
     var durations: [Double?] = [], links: [String?] = [], buttonTitles: [String?] = [], titles: [String?] = []
     var subtitles: [String?] = []
+}
+
+struct ApplyDeleteLocalContents: Statement {
+    static let query = Query.applyDeleteLocalContents
+    var campaignIDs: [Int64] = [], locales: [String] = []
+}
+
+struct ApplyUpsertLocalNotifications: Statement {
+    static let query = Query.applyUpsertLocalNotifications
+    var campaignIDs: [Int64] = [], fireAt: [Date?] = [], fireWallClock: [String?] = [], repeatIntervals: [String?] = []
+    var badges: [Int?] = [], sounds: [String?] = [], launchImages: [String?] = [], hasAction: [Bool] = [], userInfo: [String] = []
+}
+
+struct ApplyInsertLocalContents: Statement {
+    static let query = Query.applyInsertLocalContents
+    var campaignIDs: [Int64] = [], locales: [String] = [], bodies: [String] = [], actions: [String?] = []
 }

@@ -11,7 +11,8 @@ struct PublishCommand: ParsableCommand {
         abstract: "Compile the active campaigns into static files per app and locale.",
         discussion: """
             Writes DIR/<tenant>/<app>/<locale>/control.json (Notable), notifications.plist (iNotify), \
-            stories/<campaign>.json and .push.json (Pushwoosh), and views/<campaign>/<view>.html for \
+            stories/<campaign>.json and .push.json (Pushwoosh), local-notifications.plist and .json (local \
+            campaigns, for clients/HeraldLocalNotifications.swift) and views/<campaign>/<view>.html for \
             inline banner views. Only files whose bytes changed are written (atomically); unchanged \
             files keep their mtime; files Herald published before and no longer publishes are removed.
 
