@@ -151,6 +151,7 @@ import Testing
             statement(EnterRole(tenantID: "1", role: "herald_tenant")),
             statement(RecordMigration(name: "0001_x.sql", checksum: "c")),
             statement(LocalDatabaseExists(name: "herald")),
+            statement(PublishChannel(tenantID: 1)), statement(NextScheduleBoundary(at: Date(), tenantID: nil)),
         ]
         let covered = Set(samples.map(\.0))
         for query in Query.allCases {
