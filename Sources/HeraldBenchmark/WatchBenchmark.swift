@@ -78,7 +78,8 @@ func runWatchBenchmark(apps: Int, campaignsPerApp: Int, edits: Int) throws {
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let out = scratch.appendingPathComponent("site")
-    let log = scratch.appendingPathComponent("watch.log")
+    // Kept after the run (the watcher's own line per run, for a closer look).
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("herald-watch-bench-\(getpid()).log")
 
     let watcher = Process()
     watcher.executableURL = heraldBinary
@@ -198,7 +199,17 @@ func runWatchBenchmark(apps: Int, campaignsPerApp: Int, edits: Int) throws {
     kill(watcher.processIdentifier, SIGTERM)
     watcher.waitUntilExit()
     line("SIGTERM", "exit \(watcher.terminationStatus)")
-    let runs = logText().split(separator: "\n").filter { $0.contains("published run") }.count
-    line("runs that changed files", "\(runs)")
+    let runs = logText().split(separator: "\n").filter { $0.contains("published run") }
+    // "published run N (reason, A app(s)) in M ms: …": how long the runs themselves took.
+    let durations = runs.dropFirst().compactMap { run -> Int? in
+        guard let range = run.range(of: " in ") else { return nil }
+        return Int(run[range.upperBound...].prefix { $0.isNumber })
+    }.sorted()
+    line("runs that changed files", "\(runs.count)")
+    if !durations.isEmpty {
+        line(
+            "run time (all but the first)",
+            "p50 \(durations[durations.count / 2]) ms, max \(durations.last ?? 0) ms   (the watcher's log: \(log.path))")
+    }
     try? server.dropDatabase(databaseName)
 }

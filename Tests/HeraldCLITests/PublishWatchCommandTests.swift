@@ -32,7 +32,11 @@ import Testing
             let deadline = Date().addingTimeInterval(seconds)
             while process.isRunning, Date() < deadline { usleep(10_000) }
             guard !process.isRunning else {
+                // One that ignores SIGTERM too is killed: the test fails instead of hanging.
                 process.terminate()
+                let killAt = Date().addingTimeInterval(5)
+                while process.isRunning, Date() < killAt { usleep(10_000) }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
                 return nil
             }

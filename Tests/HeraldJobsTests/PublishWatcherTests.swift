@@ -195,6 +195,75 @@ import Testing
         }
     }
 
+    /// Every notification `connection` receives until it has been quiet for 300 ms.
+    func drain(_ connection: Connection) throws -> [PostgresClient.Notification] {
+        var received: [PostgresClient.Notification] = []
+        while case .notified(let more) = try connection.waitForNotifications(timeout: .milliseconds(300)) { received += more }
+        return received
+    }
+
+    @Test func oneNotificationPerTransactionWhateverItChanged() throws {
+        try JobFixtures.withExampleDatabase { configuration, database, _ in
+            try database.asOperator { session in _ = try session.tenants.create(slug: Slug("globex"), name: "Globex") }
+            let acme = try database.asOperator(readOnly: true) { try $0.tenants.find(Slug("acme")).id }
+            let globex = try database.asOperator(readOnly: true) { try $0.tenants.find(Slug("globex")).id }
+            let listener = try Connection(configuration: configuration)
+            let channel = { (tenant: Int64?) throws -> String in
+                try listener.query("SELECT herald_publish_channel_name($1::bigint) AS c", [tenant])[0].decode("c", as: String.self)
+            }
+            let site = try channel(nil)
+            let acmeChannel = try channel(acme)
+            let globexChannel = try channel(globex)
+            for name in [site, acmeChannel, globexChannel] { try listener.listen(name) }
+            let editor = try Connection(configuration: configuration)
+
+            // Many rows of several tables of two tenants in one transaction: one per channel.
+            try editor.execute("BEGIN")
+            try editor.execute("UPDATE alert_contents SET title = title || '!'")
+            try editor.execute("UPDATE campaigns SET priority = priority + 1")
+            try editor.execute(
+                "INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales) VALUES ($1, 'radio', 'Radio', 'ios', 'com.globex.radio', 'en', '{en}')",
+                [globex])
+            try editor.execute("COMMIT")
+            let received = try drain(listener).map(\.channel).sorted()
+            #expect(received == [site, acmeChannel, globexChannel].sorted(), "\(received)")
+
+            // Nothing for a transaction rolled back.
+            try editor.execute("BEGIN")
+            try editor.execute("UPDATE alert_contents SET title = title || '?'")
+            try editor.execute("ROLLBACK")
+            #expect(try drain(listener).isEmpty)
+
+            // A savepoint rolled back takes its notifications with it; a later change notifies again.
+            try editor.execute("BEGIN")
+            try editor.execute("SAVEPOINT first")
+            try editor.execute("UPDATE alert_contents SET title = title || '?'")
+            try editor.execute("ROLLBACK TO SAVEPOINT first")
+            try editor.execute("UPDATE campaigns SET priority = priority + 1")
+            try editor.execute("COMMIT")
+            #expect(try drain(listener).map(\.channel).sorted() == [site, acmeChannel].sorted())
+        }
+    }
+
+    @Test func aTenantOperatorMayWatchItsOwnTenantOnly() throws {
+        try JobFixtures.withExampleDatabase { configuration, database, _ in
+            try database.asOperator { session in _ = try session.tenants.create(slug: Slug("globex"), name: "Globex") }
+            let acme = try database.asOperator(readOnly: true) { try $0.tenants.find(Slug("acme")).id }
+            let globex = try database.asOperator(readOnly: true) { try $0.tenants.find(Slug("globex")).id }
+            let role = "acme_team_\(UInt32.random(in: 0...UInt32.max))"
+            _ = try database.asOperator { try $0.operatorAccess.grant(role: role, tenant: Slug("acme"), password: nil) }
+            defer { _ = try? database.asOperator { try $0.operatorAccess.revoke(role: role, tenant: Slug("acme")) } }
+            let name: String = try Connection(configuration: configuration).query("SELECT current_database() AS n")[0].decode("n")
+            let team = try HeraldDatabase(configuration: try PostgresTestServer.shared().configuration(database: name, user: role), actor: role)
+            for refused in [globex, nil] {
+                #expect(throws: StoreError.self, "tenant \(String(describing: refused))") { try ChangeListener(team, tenantID: refused) }
+            }
+            let own = try ChangeListener(team, tenantID: acme)
+            try Connection(configuration: configuration).execute("UPDATE alert_contents SET title = 'Team' WHERE locale = 'de'")
+            #expect(try own.wait(timeout: .seconds(2), wakeDescriptor: nil) == .changed)
+        }
+    }
+
     /// A PostgreSQL of the test's own (the shared one cannot be stopped), migrated.
     func withPrivateServer(_ body: (LocalPostgresServer, ConnectionConfiguration) throws -> Void) throws {
         let directory = URL(fileURLWithPath: "/tmp/herald-watch-pg-\(UUID().uuidString.prefix(8))")
