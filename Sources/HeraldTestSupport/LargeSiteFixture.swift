@@ -11,7 +11,7 @@ public enum LargeSiteFixture {
         try connection.transaction { tx in
             try tx.execute("SET LOCAL session_replication_role = replica")
             let tenant: Int64 = try tx.query(
-                "INSERT INTO tenants (slug, name) VALUES ($1, initcap($1)) RETURNING id", [slug])[0].decode("id")
+                "INSERT INTO tenants (slug, name) VALUES ($1::text, initcap($1::text)) RETURNING id", [slug])[0].decode("id")
             try tx.execute(
                 """
                 INSERT INTO apps (tenant_id, slug, name, platform, bundle_id, default_locale, locales, base_url)

@@ -133,6 +133,24 @@ import Testing
         #expect(index.contains(#"<span class="count-warn">2 notes</span>"#))
     }
 
+    /// A right-to-left override in a title: drawn as devices draw it, listed escaped, and linted on its card.
+    @Test func invisibleTextIsShownEscaped() throws {
+        var input = BoardFixture.input()
+        let en = BoardFixture.locale("en")
+        input.tenants[0].apps[0].campaigns = input.tenants[0].apps[0].campaigns.map { campaign in
+            guard campaign.key.rawValue == "welcome", case .alert(var alert)? = campaign.content[en] else { return campaign }
+            var changed = campaign
+            alert.title = "Sale \u{202E}evil.exe\u{202C} ok"
+            changed.content[en] = .alert(alert)
+            return changed
+        }
+        let page = String(decoding: try #require(Board.render(input).first { $0.path.description == "board/demo/weather/welcome.html" }).bytes, as: UTF8.self)
+        let card = try #require(CardsMatchPublishedFilesTests.card(page, locale: en))
+        #expect(card.contains("<dt>Title</dt><dd>Sale ‹U+202E›evil.exe‹U+202C› ok</dd>"))
+        #expect(card.contains(#"<li data-rule="invisible-text">"#) && card.contains("‹U+202E› right-to-left override"))
+        #expect(!files.contains { String(decoding: $0.bytes, as: UTF8.self).contains("‹U+") })  // the fixture has none
+    }
+
     /// Representative devices from the campaign's own bounds, decided by DevicePreview.
     @Test func theMatrixProbesEachBound() throws {
         let input = BoardFixture.input()
