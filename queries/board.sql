@@ -8,8 +8,8 @@ SELECT a.slug::text AS app, c.key::text AS campaign, r.day::text AS day,
        sum(r.delivered)::bigint AS delivered, sum(r.impressions)::bigint AS impressions,
        sum(r.clicks)::bigint AS clicks, sum(r.dismissals)::bigint AS dismissals
 FROM campaign_daily_rollup r
-JOIN campaigns c ON c.id = r.campaign_id
-JOIN apps a ON a.id = r.app_id
+JOIN campaigns c ON c.tenant_id = r.tenant_id AND c.id = r.campaign_id
+JOIN apps a ON a.tenant_id = r.tenant_id AND a.id = r.app_id
 WHERE r.tenant_id = :tenant_id AND r.day BETWEEN :since::date AND :until::date
   AND (:app::text IS NULL OR a.slug = :app::text)
 GROUP BY a.slug, c.key, r.day
