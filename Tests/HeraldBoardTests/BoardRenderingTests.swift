@@ -1,5 +1,5 @@
 import Foundation
-import HeraldBoard
+@testable import HeraldBoard
 import HeraldCore
 import HeraldPublish
 import HeraldSite
@@ -65,6 +65,22 @@ import Testing
         #expect(index.contains("ended 2 days ago"))
         #expect(index.contains(#"<svg class="timeline""#))
         #expect(index.contains("Schedules of Weather from 2026-05-21 10:00 UTC to 2026-06-04 10:00 UTC"))
+    }
+
+    /// "Now" to the minute: a start 1 min 57 s away is "in 2 minutes", an end 30 s ago is not
+    /// "now", and the timeline's line and label fall on the board's minute.
+    @Test func nowToTheMinute() throws {
+        let at = Date(timeIntervalSince1970: 1_779_926_760)  // 2026-05-28T00:06:00Z
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(117)) == "in 2 minutes")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(-30)) == "1 minute ago")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(-20)) == "under a minute ago")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(45)) == "in 1 minute")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(3 * 3_600)) == "in 3 hours")
+        var input = BoardFixture.input()
+        input.at = at.addingTimeInterval(18 * 60 + 40)  // 00:24:40, as from cron (no --at)
+        input.atIsExplicit = false
+        let index = String(decoding: try #require(Board.render(input).first { $0.path.description == "board/index.html" }).bytes, as: UTF8.self)
+        #expect(index.contains(">2026-05-28 00:24 UTC</text>"), "the timeline's now-label")
     }
 
     /// A story card plays the pages as Pushwoosh's player does: durations as it uses them, a
