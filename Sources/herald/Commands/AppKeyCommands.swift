@@ -13,6 +13,7 @@ struct AppKeyCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Make a new key for an app and print it once (Herald keeps only its hash).",
             discussion: """
                 The key is the last line of standard output (with --json: {"id":…,"key":"…"}); put it in the app's \
@@ -45,6 +46,7 @@ struct AppKeyCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List an app's keys, revoked ones too (never the keys themselves: their first characters).",
             discussion: "Example: herald app key list weather --tenant acme")
 
@@ -74,6 +76,7 @@ struct AppKeyCommand: ParsableCommand {
 
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke an app key: every running collector refuses it within a second (401).",
             discussion: "Example: herald app key revoke weather 3 --tenant acme")
 
