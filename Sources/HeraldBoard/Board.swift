@@ -98,10 +98,10 @@ struct BoardContext {
 
     var window: String { "\(input.since) … \(input.until)" }
 
-    /// Where the timelines put "now": `--at` as given, else the hour it falls in, so that a
-    /// board made from cron redraws its timelines once an hour, not at every run.
+    /// Where the timelines put "now": `--at` as given, else the minute it falls in (the
+    /// board's states and badges are to the minute too, so that all three agree).
     var timelineMoment: Date {
-        input.atIsExplicit ? input.at : Date(timeIntervalSince1970: (input.at.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
+        input.atIsExplicit ? input.at : Date(timeIntervalSince1970: (input.at.timeIntervalSince1970 / 60).rounded(.down) * 60)
     }
 
     /// A locale's name for people: `pt-BR · Portuguese (Brazil)`.

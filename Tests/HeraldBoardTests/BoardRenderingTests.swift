@@ -1,5 +1,5 @@
 import Foundation
-import HeraldBoard
+@testable import HeraldBoard
 import HeraldCore
 import HeraldPublish
 import HeraldSite
@@ -67,6 +67,22 @@ import Testing
         #expect(index.contains("Schedules of Weather from 2026-05-21 10:00 UTC to 2026-06-04 10:00 UTC"))
     }
 
+    /// "Now" to the minute: a start 1 min 57 s away is "in 2 minutes", an end 30 s ago is not
+    /// "now", and the timeline's line and label fall on the board's minute.
+    @Test func nowToTheMinute() throws {
+        let at = Date(timeIntervalSince1970: 1_779_926_760)  // 2026-05-28T00:06:00Z
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(117)) == "in 2 minutes")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(-30)) == "1 minute ago")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(-20)) == "under a minute ago")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(45)) == "in 1 minute")
+        #expect(Relative.phrase(from: at, to: at.addingTimeInterval(3 * 3_600)) == "in 3 hours")
+        var input = BoardFixture.input()
+        input.at = at.addingTimeInterval(18 * 60 + 40)  // 00:24:40, as from cron (no --at)
+        input.atIsExplicit = false
+        let index = String(decoding: try #require(Board.render(input).first { $0.path.description == "board/index.html" }).bytes, as: UTF8.self)
+        #expect(index.contains(">2026-05-28 00:24 UTC</text>"), "the timeline's now-label")
+    }
+
     /// A story card plays the pages as Pushwoosh's player does: durations as it uses them, a
     /// progress bar per page it plays, the button only when it shows, texts only when not empty;
     /// a page stored before the player's rules says what the player changes.
@@ -131,6 +147,24 @@ import Testing
         #expect(!spring.contains("data-rule=") && !spring.contains("appears in no file"))
         let index = try page("board/index.html")
         #expect(index.contains(#"<span class="count-warn">2 notes</span>"#))
+    }
+
+    /// A right-to-left override in a title: drawn as devices draw it, listed escaped, and linted on its card.
+    @Test func invisibleTextIsShownEscaped() throws {
+        var input = BoardFixture.input()
+        let en = BoardFixture.locale("en")
+        input.tenants[0].apps[0].campaigns = input.tenants[0].apps[0].campaigns.map { campaign in
+            guard campaign.key.rawValue == "welcome", case .alert(var alert)? = campaign.content[en] else { return campaign }
+            var changed = campaign
+            alert.title = "Sale \u{202E}evil.exe\u{202C} ok"
+            changed.content[en] = .alert(alert)
+            return changed
+        }
+        let page = String(decoding: try #require(Board.render(input).first { $0.path.description == "board/demo/weather/welcome.html" }).bytes, as: UTF8.self)
+        let card = try #require(CardsMatchPublishedFilesTests.card(page, locale: en))
+        #expect(card.contains("<dt>Title</dt><dd>Sale ‹U+202E›evil.exe‹U+202C› ok</dd>"))
+        #expect(card.contains(#"<li data-rule="invisible-text">"#) && card.contains("‹U+202E› right-to-left override"))
+        #expect(!files.contains { String(decoding: $0.bytes, as: UTF8.self).contains("‹U+") })  // the fixture has none
     }
 
     /// Representative devices from the campaign's own bounds, decided by DevicePreview.

@@ -16,6 +16,25 @@ import Testing
         #expect(result.stderr.contains("herald: warning: acme/weather/tour [en] push title: names the app (“Weather”)"), "\(result)")
     }
 
+    /// A right-to-left override in a title: validate names it and shows it escaped, never raw.
+    @Test func validateShowsInvisibleTextEscaped() throws {
+        try withTemporaryDirectory { root in
+            let text = try String(contentsOf: Self.example, encoding: .utf8)
+            let file = root.appendingPathComponent("campaigns.yaml")
+            let reversed = text.replacingOccurrences(of: "title: Welcome", with: "title: \"Sale \u{202E}evil.exe\u{202C} ok\"")
+            #expect(reversed != text)
+            try Data(reversed.utf8).write(to: file)
+            let result = try InProcessHerald(database: nil).run(["validate", "-f", file.path])
+            #expect(result.status == 0, "\(result)")
+            #expect(
+                result.stderr.contains(
+                    "herald: warning: acme/weather/welcome [en] title: holds characters that are not seen but change how it reads "
+                        + "(‹U+202E› right-to-left override, ‹U+202C› pop directional formatting): “Sale ‹U+202E›evil.exe‹U+202C› ok”"),
+                "\(result)")
+            #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x202E })
+        }
+    }
+
     @Test func publishWarns() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             try withTemporaryDirectory { root in

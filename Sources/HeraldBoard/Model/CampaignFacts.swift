@@ -43,8 +43,10 @@ struct CampaignBadge: Equatable, Sendable {
     var isLive: Bool { state == .live }
 }
 
-/// "in 3 days", "2 hours ago": coarse on purpose, so that a board regenerated from cron
-/// changes only when the words do.
+/// "in 3 days", "2 hours ago", "in 2 minutes": days and hours whole, the last two hours to
+/// the nearest minute, and never "now" for a time that is not (a campaign starting at
+/// 00:27:57 seen at 00:26 starts "in 2 minutes"; one that ended 30 s ago ended "under a
+/// minute ago").
 enum Relative {
     static func phrase(from now: Date, to time: Date) -> String {
         let seconds = time.timeIntervalSince(now)
@@ -54,8 +56,11 @@ enum Relative {
             text = "\(Int(amount / 86_400)) days"
         } else if amount >= 2 * 3_600 {
             text = "\(Int(amount / 3_600)) hours"
-        } else if amount >= 120 {
-            text = "\(Int(amount / 60)) minutes"
+        } else if amount >= 30 {
+            let minutes = Int((amount / 60).rounded())
+            text = minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        } else if amount >= 1 {
+            return seconds > 0 ? "in under a minute" : "under a minute ago"
         } else {
             return "now"
         }

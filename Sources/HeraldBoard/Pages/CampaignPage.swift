@@ -111,8 +111,10 @@ enum CampaignPage {
     /// The words of the content, as text (what screen readers and reviewers of the copy read).
     private static func text(_ content: CampaignContent, campaign: CampaignSpec, found: LocaleContent) -> HTML {
         var rows: [HTML] = []
+        // Characters that are not seen but change how the text reads are shown as ‹U+202E›
+        // here (the drawing above shows the text as devices draw it).
         func add(_ term: String, _ value: String?) {
-            if let value { rows.append("<dt>\(term)</dt><dd>\(value)</dd>") }
+            if let value { rows.append("<dt>\(term)</dt><dd>\(InvisibleText.shown(value))</dd>") }
         }
         switch content {
         case .banner(let banner):

@@ -12,22 +12,27 @@ enum BoardData {
         _ database: HeraldDatabase, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int, siteBaseURL: HTTPURL?, runs: Int
     ) throws -> BoardInput {
         let slugs = try tenant.map { [$0] } ?? database.asOperator(readOnly: true) { try $0.tenants.list().map(\.slug) }
+        let until = String(Timestamp.format(at).prefix(10))
+        let since = String(Timestamp.format(at.addingTimeInterval(-Double(days - 1) * 86_400)).prefix(10))
         var approvals: [String: BoardApproval] = [:]
+        var daily: [DailyCount] = []
         let tenants = try slugs.map { slug in
             try database.inTenant(slug, readOnly: true) { session in
                 let spec = try session.spec(app: app)
+                // The tenant's own rollups, by index: a board never pays for other tenants' events.
+                for day in try session.campaignDays(app: app, since: since, until: until) {
+                    for (event, events) in [("delivered", day.delivered), ("impression", day.impressions), ("click", day.clicks), ("dismiss", day.dismissals)]
+                    where events > 0 {
+                        daily.append(DailyCount(tenant: slug.rawValue, app: day.app, campaign: day.campaign, day: day.day, event: event, events: events))
+                    }
+                }
                 if try session.approvals.required(tenantID: session.tenant.id) {
                     approvals.merge(try Self.approvals(session, spec: spec)) { first, _ in first }
                 }
                 return spec
             }
         }
-        let until = String(Timestamp.format(at).prefix(10))
-        let since = String(Timestamp.format(at.addingTimeInterval(-Double(days - 1) * 86_400)).prefix(10))
-        let (daily, history) = try database.asOperator(readOnly: true) { session in
-            let table = try session.reports.daily(ReportFilter(tenant: tenant, app: app, since: since, until: until))
-            return (try dailyCounts(table), try publishRuns(session, limit: runs))
-        }
+        let history = try database.asOperator(readOnly: true) { session in try publishRuns(session, limit: runs) }
         return BoardInput(
             tenants: tenants, at: at, atIsExplicit: atIsExplicit, siteBaseURL: siteBaseURL, daily: daily, since: since,
             until: until, runs: tenant.map { slug in history.compactMap { $0.scoped(to: slug) } } ?? history,
@@ -47,17 +52,6 @@ enum BoardData {
                 approvedBy: state.approvedBy, approvedAt: state.approvedAt, diff: state.isApproved ? "" : state.diff(current: campaign))
         }
         return result
-    }
-
-    static func dailyCounts(_ table: ReportTable) throws -> [DailyCount] {
-        let index = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($0.element, $0.offset) })
-        func value(_ row: [String?], _ column: String) -> String? { index[column].flatMap { row[$0] } }
-        return table.rows.compactMap { row in
-            guard let tenant = value(row, "tenant"), let app = value(row, "app"), let campaign = value(row, "campaign"),
-                let day = value(row, "day"), let event = value(row, "event"), let events = value(row, "events").flatMap({ Int($0) })
-            else { return nil }
-            return DailyCount(tenant: tenant, app: app, campaign: campaign, day: day, event: event, events: events)
-        }
     }
 
     /// The newest runs that changed something (or failed), oldest first, each with the files it

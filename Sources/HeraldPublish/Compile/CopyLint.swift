@@ -39,6 +39,8 @@ public enum CopyLint {
         case sentenceCase = "sentence-case"
         /// Two local notifications with the same body firing within a minute of each other.
         case oneNotificationPerEvent = "one-per-event"
+        /// Bidirectional controls, zero-width and control characters: text that reads otherwise than it holds.
+        case invisibleText = "invisible-text"
     }
 
     /// About two lines of an alert or a notification: some 45 characters a line on a phone.
@@ -56,9 +58,15 @@ public enum CopyLint {
             for (locale, content) in all[index].content.sorted(by: { $0.key < $1.key }) {
                 var check = Checker(tenant: tenant, app: app.slug, campaign: all[index].key, appName: appName, locale: locale)
                 switch content {
-                case .banner:
-                    continue  // banner views are the author's own HTML, drawn by the app
+                case .banner(let banner):
+                    // Banner views are the author's own HTML, drawn by the app: only what reads otherwise than it holds.
+                    for view in banner.views {
+                        if case .html(let markup) = view.source { check.invisible(markup, "view \(view.id)") }
+                    }
                 case .alert(let alert):
+                    check.invisible(alert.title, "title")
+                    check.invisible(alert.message, "message")
+                    if let button = alert.actionButton { check.invisible(button, "action button") }
                     check.namesApp(alert.title, "title", inApp: true)
                     check.pressInstruction(alert.title, "title")
                     check.length(alert.message, "message", what: "an alert")
@@ -66,12 +74,21 @@ public enum CopyLint {
                     check.pressInstruction(alert.message, "message")
                     if alert.actionURL != nil, let button = alert.actionButton { check.button(button, "action button") }
                 case .local(let words):
+                    check.invisible(words.body, "body")
+                    if let action = words.action { check.invisible(action, "action") }
                     check.length(words.body, "body", what: "a notification")
                     check.namesApp(words.body, "body", inApp: false)
                     check.pressInstruction(words.body, "body")
                     check.sentence(words.body, "body")
                     if all[index].localNotification?.hasAction != false, let action = words.action { check.button(action, "action") }
                 case .story(let story):
+                    if let title = story.pushTitle { check.invisible(title, "push title") }
+                    check.invisible(story.pushText, "push text")
+                    for (index, page) in story.pages.enumerated() {
+                        for (text, part) in [(page.title, "title"), (page.subtitle, "subtitle"), (page.buttonTitle, "button")] {
+                            if let text { check.invisible(text, "page \(index + 1) \(part)") }
+                        }
+                    }
                     if let title = story.pushTitle {
                         check.namesApp(title, "push title", inApp: false)
                         check.pressInstruction(title, "push title")
@@ -202,6 +219,18 @@ public enum CopyLint {
 
         private mutating func add(_ field: String, _ rule: Rule, _ message: String) {
             found.append(CopyFinding(tenant: tenant, app: app, campaign: campaign, locale: locale, field: field, rule: rule, message: message))
+        }
+
+        mutating func invisible(_ text: String, _ field: String) {
+            let found = InvisibleText.found(in: text)
+            guard !found.isEmpty else { return }
+            let names = found.map { "\(InvisibleText.code($0)) \(InvisibleText.name($0))" }.joined(separator: ", ")
+            let shown = InvisibleText.shown(text)
+            let excerpt = shown.count > 120 ? String(shown.prefix(120)) + "…" : shown
+            add(
+                field, .invisibleText,
+                "holds characters that are not seen but change how it reads (\(names)): “\(excerpt)”; remove them, "
+                    + "or write the text in its own direction")
         }
 
         mutating func length(_ text: String, _ field: String, what: String) {

@@ -47,6 +47,8 @@ enum Query: String, CaseIterable, Sendable {
     case tenantApprovals = "tenant-approvals"
     case requireApproval = "require-approval"
     case tenantRequiresApproval = "tenant-requires-approval"
+    // board.sql
+    case boardDaily = "board-daily"
     // campaigns.sql
     case loadedCampaigns = "loaded-campaigns"
     case loadCampaigns = "load-campaigns"
