@@ -178,12 +178,24 @@ import Testing
             var problems: [String] = []
             if stopped.killedBy == nil && stopped.status != 0 { problems.append("failed: \(stopped)") }
             let left = try herald.succeed(["export", "--tenant", "acme"]).stdout
-            if left != expected[0] && left != expected[1] { problems.append("the database holds neither file's state") }
+            if left != expected[0] && left != expected[1] {
+                problems.append("the database holds neither file's state: \(Self.firstDifference(left, expected[0])); \(Self.firstDifference(left, expected[1]))")
+            }
             let again = try herald.run(["apply", "-f", "-", "--wait"], stdin: files[target])
             if again.status != 0 { problems.append("the next apply failed: \(again)") }
             if try herald.succeed(["export", "--tenant", "acme"]).stdout != expected[target] { problems.append("the next apply did not finish") }
             tally.record(label, problems.isEmpty ? nil : problems.joined(separator: "; "))
         }
+    }
+
+    /// Where two exports first differ, and how many lines differ (to tell a torn state from
+    /// another difference when a kill leaves neither file's state).
+    static func firstDifference(_ left: String, _ right: String) -> String {
+        let a = left.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = right.split(separator: "\n", omittingEmptySubsequences: false)
+        let differing = zip(a, b).filter { $0 != $1 }.count + abs(a.count - b.count)
+        guard let index = zip(a, b).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset else { return "\(differing) line(s) differ, at the end" }
+        return "\(differing) line(s) differ, first line \(index + 1): \"\(a[index])\" vs \"\(b[index])\""
     }
 
     // MARK: ingest
