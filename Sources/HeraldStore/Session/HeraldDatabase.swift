@@ -199,8 +199,11 @@ public final class HeraldDatabase {
     }
 
     /// Work inside one tenant in one transaction as `herald_tenant`, with the tenant set.
+    /// A read-only unit sees one snapshot for all its statements (REPEATABLE READ, which never
+    /// fails a read-only transaction): an export or a `show` read while an apply commits is
+    /// either side of that commit, never campaigns from before it with content from after.
     public func inTenant<T>(_ slug: Slug, readOnly: Bool = false, _ body: (TenantSession) throws -> T) throws -> T {
-        try transaction(readOnly: readOnly) { try body($0.inTenant(slug)) }
+        try transaction(readOnly ? .repeatableRead : .readCommitted, readOnly: readOnly) { try body($0.inTenant(slug)) }
     }
 
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
