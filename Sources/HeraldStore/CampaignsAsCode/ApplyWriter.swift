@@ -73,14 +73,7 @@ struct ApplyWriter {
             rows.appIDs.append(appID)
             rows.keys.append(spec.key.rawValue)
             rows.kinds.append(spec.kind.rawValue)
-            rows.names.append(spec.name)
-            rows.statuses.append(spec.status.rawValue)
-            rows.startsAt.append(spec.startsAt)
-            rows.endsAt.append(spec.endsAt)
-            rows.priorities.append(spec.priority)
-            rows.locales.append(spec.locales.map(Self.joined))
-            rows.pushSounds.append(spec.push.sound?.rawValue)
-            rows.pushBadges.append(spec.push.badge?.description)
+            rows.appendColumns(of: spec)
         }
         var ids: [CampaignName: Int64] = [:]
         for row in try connection.query(rows) {
@@ -98,14 +91,7 @@ struct ApplyWriter {
         var rows = ApplyUpdateCampaigns()
         for (id, spec) in campaigns {
             rows.ids.append(id)
-            rows.names.append(spec.name)
-            rows.statuses.append(spec.status.rawValue)
-            rows.startsAt.append(spec.startsAt)
-            rows.endsAt.append(spec.endsAt)
-            rows.priorities.append(spec.priority)
-            rows.locales.append(spec.locales.map(Self.joined))
-            rows.pushSounds.append(spec.push.sound?.rawValue)
-            rows.pushBadges.append(spec.push.badge?.description)
+            rows.appendColumns(of: spec)
         }
         try connection.execute(rows)
     }

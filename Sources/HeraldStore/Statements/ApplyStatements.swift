@@ -41,14 +41,39 @@ struct ApplyUpdateApps: Statement, ApplyAppColumns {
     var defaultLocales: [String] = [], locales: [String] = [], baseURLs: [String?] = []
 }
 
-struct ApplyInsertCampaigns: Statement {
+/// The columns a campaign's row has in both apply-insert-campaigns and apply-update-campaigns.
+protocol ApplyCampaignColumns {
+    var names: [String] { get set }
+    var statuses: [String] { get set }
+    var startsAt: [Date?] { get set }
+    var endsAt: [Date?] { get set }
+    var priorities: [Int] { get set }
+    var locales: [String?] { get set }
+    var pushSounds: [String?] { get set }
+    var pushBadges: [String?] { get set }
+}
+
+extension ApplyCampaignColumns {
+    mutating func appendColumns(of spec: CampaignSpec) {
+        names.append(spec.name)
+        statuses.append(spec.status.rawValue)
+        startsAt.append(spec.startsAt)
+        endsAt.append(spec.endsAt)
+        priorities.append(spec.priority)
+        locales.append(spec.locales.map(ApplyWriter.joined))
+        pushSounds.append(spec.push.sound?.rawValue)
+        pushBadges.append(spec.push.badge?.description)
+    }
+}
+
+struct ApplyInsertCampaigns: Statement, ApplyCampaignColumns {
     static let query = Query.applyInsertCampaigns
     var appIDs: [Int64] = [], keys: [String] = [], kinds: [String] = [], names: [String] = [], statuses: [String] = []
     var startsAt: [Date?] = [], endsAt: [Date?] = [], priorities: [Int] = [], locales: [String?] = []
     var pushSounds: [String?] = [], pushBadges: [String?] = []
 }
 
-struct ApplyUpdateCampaigns: Statement {
+struct ApplyUpdateCampaigns: Statement, ApplyCampaignColumns {
     static let query = Query.applyUpdateCampaigns
     var ids: [Int64] = [], names: [String] = [], statuses: [String] = []
     var startsAt: [Date?] = [], endsAt: [Date?] = [], priorities: [Int] = [], locales: [String?] = []
