@@ -86,10 +86,13 @@ let package = Package(
             name: "HeraldLocalNotifications", path: "clients", exclude: ["HeraldReporter.swift"], sources: ["HeraldLocalNotifications.swift"]),
         // The review board: pure HTML/SVG from values (no database, no files), written by `herald board`.
         .target(name: "HeraldBoard", dependencies: ["HeraldCore", "HeraldPublish"]),
+        // What herald shows people and scripts: text tables, JSON text, the terminal's safety net,
+        // and the words for campaigns, stories, schedules and reports. Pure: values in, text out.
+        .target(name: "HeraldText", dependencies: ["HeraldCore", "HeraldStore", "HeraldPublish", "HeraldJobs"]),
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard", "HeraldCollector",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard", "HeraldCollector", "HeraldText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `publish --watch`'s one line per run.
                 .product(name: "Logging", package: "swift-log"),
@@ -128,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "HeraldCLITests",
             dependencies: [
-                "HeraldCore", "HeraldJobs", "HeraldStore", "HeraldSite", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald",
+                "HeraldCore", "HeraldJobs", "HeraldStore", "HeraldSite", "HeraldText", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldJobs
+import HeraldText
 
 @main
 struct Herald: ParsableCommand {

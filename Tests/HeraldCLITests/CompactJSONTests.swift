@@ -1,3 +1,4 @@
+import HeraldText
 import Foundation
 import Synchronization
 import Testing

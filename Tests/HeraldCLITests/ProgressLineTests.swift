@@ -1,3 +1,4 @@
+import HeraldText
 import HeraldJobs
 import Testing
 

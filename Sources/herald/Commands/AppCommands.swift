@@ -3,6 +3,7 @@ import Foundation
 import HeraldCore
 import HeraldJobs
 import HeraldStore
+import HeraldText
 
 struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

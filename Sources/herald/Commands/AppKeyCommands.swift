@@ -3,6 +3,7 @@ import Foundation
 import HeraldCore
 import HeraldJobs
 import HeraldStore
+import HeraldText
 
 /// `herald app key create|list|revoke`: the keys devices send events to `herald collect` with.
 struct AppKeyCommand: ParsableCommand {

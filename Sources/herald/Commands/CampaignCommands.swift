@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldJobs
+import HeraldText
 
 struct CampaignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
-import HeraldPublish
 import HeraldJobs
+import HeraldPublish
 import HeraldStore
+import HeraldText
 
 /// Reads and parses a campaigns file, reporting every problem with its path.
 private func readCampaignsFile(_ path: String) throws -> CampaignsDocument {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldJobs
 import HeraldStore
+import HeraldText
 
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
-import HeraldPublish
 import HeraldJobs
+import HeraldPublish
+import HeraldText
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldJobs
 import HeraldPublish
 import HeraldStore
+import HeraldText
 
 struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import Foundation
 import HeraldCollector
 import HeraldCore
 import HeraldJobs
+import HeraldText
 import Logging
 
 /// `herald publish --watch`: runs `PublishWatcher` until SIGTERM or SIGINT (then finishes the

@@ -3,6 +3,7 @@ import Foundation
 import HeraldCore
 import HeraldJobs
 import HeraldStore
+import HeraldText
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,9 +23,7 @@ struct ReportCommand: ParsableCommand {
 
     typealias Kind = ReportJob.Kind
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, csv, json
-    }
+    typealias Format = ReportText.Format
 
     @Argument(help: "campaigns, daily or device.")
     var kind: Kind
@@ -54,38 +53,8 @@ struct ReportCommand: ParsableCommand {
                 tenant: try namedTenant(ShellDefaults.tenant(tenant)), app: try ShellDefaults.app(app).map { try Slug($0) },
                 campaign: try campaign.map { try Slug($0) }, device: device, since: since, until: until)
             let table = try ReportJob(Environment.openDatabase()).report(kind, filter)
-            print(Self.render(table, format: format, window: "\(since) … \(until)"), terminator: "")
+            print(ReportText.render(table, format: format, window: "\(since) … \(until)"), terminator: "")
         }
-    }
-
-    static func render(_ table: ReportTable, format: Format, window: String) -> String {
-        switch format {
-        case .json:
-            // As every --json: an array of objects, keys in camelCase, numbers as numbers.
-            let rows = table.rows.map { row in
-                ParsedJSON.object(
-                    Dictionary(
-                        zip(table.columns, row).map { column, value -> (String, ParsedJSON) in
-                            guard let value else { return (camelCaseKey(column), .null) }
-                            guard table.numericColumns.contains(column) else { return (camelCaseKey(column), .string(value)) }
-                            return (camelCaseKey(column), Int64(value).map(ParsedJSON.integer) ?? Double(value).map(ParsedJSON.number) ?? .string(value))
-                        }, uniquingKeysWith: { first, _ in first }))
-            }
-            return ((try? jsonText(ParsedJSON.array(rows))) ?? "[]") + "\n"
-        case .csv:
-            let lines = [table.columns.map(Self.csvField)] + table.rows.map { $0.map { Self.csvField($0 ?? "") } }
-            return lines.map { $0.joined(separator: ",") + "\r\n" }.joined()
-        case .table:
-            guard !table.rows.isEmpty else { return "no events in \(window)\n" }
-            var text = TextTable(headers: table.columns.map { $0.uppercased() })
-            for row in table.rows { text.rows.append(row.map { $0 ?? "-" }) }
-            return text.render() + "\n"
-        }
-    }
-
-    private static func csvField(_ value: String) -> String {
-        value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
     }
 
     static func today() -> String {
@@ -98,3 +67,4 @@ struct ReportCommand: ParsableCommand {
 }
 
 extension ReportJob.Kind: ExpressibleByArgument {}
+extension ReportText.Format: ExpressibleByArgument {}

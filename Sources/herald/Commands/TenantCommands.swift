@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldJobs
+import HeraldText
 
 struct TenantCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import HeraldCore
 import HeraldJobs
 import HeraldStore
+import HeraldText
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -73,7 +74,7 @@ struct DemoCommand: ParsableCommand {
             PreviewCommand.printText(result)
         case .reported(let table, let since, let until):
             print("\n5. report: herald report campaigns --tenant demo (\(since) … \(until))")
-            print(ReportCommand.render(table, format: .table, window: "\(since) … \(until)"), terminator: "")
+            print(ReportText.render(table, format: .table, window: "\(since) … \(until)"), terminator: "")
         case .boardWritten(let outcome, let index):
             print("\n6. review board (herald board --tenant demo --out \(board)): \(outcome.written.count) written, \(outcome.unchanged) unchanged")
             print("   open \(index.path)")

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldText
 
 /// What a command reads from and writes to its surroundings: the process's own when the
 /// binary runs; a test's own when a test runs a command in-process, bound for that one
@@ -67,39 +68,4 @@ struct Console: Sendable {
 /// each is shown as its code point (`‹U+202E›`); line breaks and tabs are kept.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     Console.current.write(.output, TerminalText.safe(items.map { "\($0)" }.joined(separator: separator) + terminator))
-}
-
-/// Text made safe for a terminal, kept readable.
-enum TerminalText {
-    static func safe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
-                shown.append(contentsOf: Excerpt.escape(scalar).unicodeScalars)
-            } else {
-                shown.append(scalar)
-            }
-        }
-        return String(shown)
-    }
-
-    /// JSON text made safe the JSON way: the same characters as `\uXXXX` escapes (they occur
-    /// only inside strings, where the escape reads back as the same string).
-    static func safeJSON(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
-                shown.append(contentsOf: "\\u\(String(format: "%04x", scalar.value))".unicodeScalars)
-            } else {
-                shown.append(scalar)
-            }
-        }
-        return String(shown)
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar != "\n" && scalar != "\t" && scalar != "\r" && Excerpt.isInvisible(scalar)
-    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldCore
 import HeraldJobs
+import HeraldText
 
 /// Herald's validation error (ArgumentParser has one of the same name).
 typealias ValidationError = HeraldCore.ValidationError
@@ -53,17 +54,6 @@ private func describe(_ error: any Error) -> ([String], Int32) {
         case .noPermission: ExitStatus.noPermission
         }
     return (failure.lines, code)
-}
-
-/// A message as it may reach a terminal: each line at most `limit` characters (cut with "…"),
-/// control characters and other invisible ones shown as escapes. Messages quote bounded
-/// excerpts of the input already; this is the net under all of them (and under the argument
-/// parser's own messages, which quote whole arguments).
-func terminalSafe(_ message: String, limit: Int = 1000) -> String {
-    // One line (nearly every message, thousands of publish warnings): no splitting by characters.
-    if !message.utf8.contains(UInt8(ascii: "\n")) { return Excerpt.plain(message, limit: limit) }
-    return message.split(separator: "\n", omittingEmptySubsequences: false).map { Excerpt.plain(String($0), limit: limit) }
-        .joined(separator: "\n")
 }
 
 /// A problem with what the user gave, found by the CLI itself (a file it cannot read...).

@@ -4,8 +4,8 @@ import HeraldJobs
 import HeraldPublish
 
 /// A campaign for people: `campaign show`.
-enum CampaignText {
-    static func describe(_ spec: CampaignSpec, app: AppSpec, now: Date = Date()) -> String {
+public enum CampaignText {
+    public static func describe(_ spec: CampaignSpec, app: AppSpec, now: Date = Date()) -> String {
         var lines = [
             "campaign     \(spec.key) (\(spec.kind.rawValue))",
             "name         \(Excerpt.escaped(spec.name))",
@@ -89,7 +89,7 @@ enum CampaignText {
 
 extension ChangeJSON {
     /// `[de] title: "Hallo" → "Hallo!"`, values quoted as bounded excerpts.
-    static func line(_ change: FieldChange) -> String {
+    public static func line(_ change: FieldChange) -> String {
         func text(_ value: FieldChange.Value?) -> String {
             switch value {
             case nil: "(none)"
@@ -102,20 +102,5 @@ extension ChangeJSON {
             }
         }
         return (change.locale.map { "[\($0)] " } ?? "") + "\(change.field): \(text(change.old)) → \(text(change.new))"
-    }
-}
-
-/// What `campaign update` and `campaign condition add|remove` print: every changed field,
-/// old → new, or with --json the campaign as it is now with its `changes`.
-func printUpdate(_ edit: CampaignEditing.Edit, json: Bool) throws {
-    if json {
-        var campaign = CampaignJSON(edit.after, app: edit.app.slug, detail: edit.app)
-        campaign.changes = edit.changes.map(ChangeJSON.init)
-        try printJSON(campaign)
-    } else if edit.changes.isEmpty {
-        print("no change")
-    } else {
-        print("updated \(edit.after.key): \(edit.changes.count) change(s)")
-        for change in edit.changes { print("  " + ChangeJSON.line(change)) }
     }
 }

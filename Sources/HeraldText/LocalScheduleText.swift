@@ -3,7 +3,7 @@ import HeraldPublish
 
 /// `preview`'s local notifications: what Herald's client would do on the device, in `--json`
 /// and for people.
-struct LocalScheduleJSON: Encodable {
+public struct LocalScheduleJSON: Encodable {
     struct Item: Encodable {
         let campaign: String
         /// The next fire time on the device's clock (`2026-12-24T09:00:00+01:00`).
@@ -19,7 +19,7 @@ struct LocalScheduleJSON: Encodable {
     let past: [String]
     let problems: [String]
 
-    init(_ preview: LocalSchedulePreview) {
+    public init(_ preview: LocalSchedulePreview) {
         func items(_ list: [LocalSchedulePreview.Item]) -> [Item] {
             list.map { Item(campaign: $0.campaign, nextFire: $0.nextFireLocal, repeat: $0.repeats) }
         }
@@ -33,7 +33,7 @@ struct LocalScheduleJSON: Encodable {
     }
 
     /// `local notifications (Europe/Berlin)` and one line per campaign the client would touch.
-    static func lines(_ preview: LocalSchedulePreview) -> [String] {
+    public static func lines(_ preview: LocalSchedulePreview) -> [String] {
         var lines = ["local notifications (device in \(preview.timeZone))"]
         func add(_ verb: String, _ items: [LocalSchedulePreview.Item]) {
             for item in items {

@@ -4,8 +4,8 @@ import HeraldPublish
 /// `herald preview`'s stories as Pushwoosh's player plays them: per page its progress bars
 /// (■ played, ▣ playing, □ to come), how long it stays, the image, and only the texts and
 /// button the player shows.
-enum StoryPlaybackText {
-    static func lines(_ story: PlayedStory) -> [String] {
+public enum StoryPlaybackText {
+    public static func lines(_ story: PlayedStory) -> [String] {
         guard !story.pages.isEmpty else {
             return ["story \(story.campaign)  plays no page: the extension shows the push text instead"]
                 + story.dropped.map { "  page \($0.position) of the file is dropped: \($0.reason.shortNote)" }
@@ -32,12 +32,12 @@ enum StoryPlaybackText {
         return lines
     }
 
-    static func seconds(_ value: Double) -> String { "\(NumberText.format(value)) s" }
+    public static func seconds(_ value: Double) -> String { "\(NumberText.format(value)) s" }
 }
 
 /// One story of `herald preview --json` as the player plays it (docs/json.md): a hidden title,
 /// subtitle or button is left out.
-struct StoryPlaybackJSON: Encodable {
+public struct StoryPlaybackJSON: Encodable {
     struct Page: Encodable {
         struct Button: Encodable { let title, link: String }
         let image: String
@@ -59,7 +59,7 @@ struct StoryPlaybackJSON: Encodable {
     let pages: [Page]
     let dropped: [Dropped]
 
-    init(_ story: PlayedStory) {
+    public init(_ story: PlayedStory) {
         campaign = story.campaign
         seconds = story.seconds
         pages = story.pages.map { page in

@@ -3,10 +3,10 @@ import HeraldJobs
 
 /// The one line an ingest redraws on a terminal: a bar, percent and ETA when the input's
 /// size is known (a file), and always lines, stored events and the rate.
-enum ProgressLine {
-    static let barWidth = 24
+public enum ProgressLine {
+    public static let barWidth = 24
 
-    static func render(_ progress: EventIngestJob.Progress) -> String {
+    public static func render(_ progress: EventIngestJob.Progress) -> String {
         let rate = Double(progress.read) / max(progress.seconds, 0.001)
         let counts = "\(progress.read) lines · \(progress.inserted) stored · \(Int(rate.rounded())) lines/s"
         guard let total = progress.totalBytes, total > 0 else { return counts }
@@ -20,7 +20,7 @@ enum ProgressLine {
     }
 
     /// `1:05` (minutes and seconds), `1:02:05` from an hour on.
-    static func duration(_ seconds: Double) -> String {
+    public static func duration(_ seconds: Double) -> String {
         let whole = max(Int(seconds.rounded()), 0)
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)

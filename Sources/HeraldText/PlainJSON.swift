@@ -2,8 +2,8 @@
 /// printing, sorted keys, unescaped slashes, empty arrays as `[]`), without the encoder:
 /// `publish --json` lists tens of thousands of paths and warnings, and Foundation's encoder
 /// spent about a microsecond on each.
-enum PlainJSON {
-    enum Value {
+public enum PlainJSON {
+    public enum Value {
         case bool(Bool)
         case integer(Int64)
         case strings([String])
@@ -11,7 +11,7 @@ enum PlainJSON {
 
     /// The object's text; nil when a string holds anything but printable ASCII, whose
     /// escaping is left to Foundation (`printJSON`).
-    static func object(_ members: [String: Value]) -> String? {
+    public static func object(_ members: [String: Value]) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         out += "{\n".utf8
