@@ -1,6 +1,13 @@
 -- wrk script for scripts/benchmark-collect: simulated devices POSTing batches of events to
 -- `herald collect`. Every event has an id of its own (thread, run, counter), so each one is
 -- new; tenant and app are left out (the key says them).
+--
+-- Paced (HERALD_DELAY_MS > 0), each device waits a random time between batches, uniform in
+-- 0..2 × HERALD_DELAY_MS (the same mean rate): devices are independent, and a fixed pause
+-- would keep all 1,000 connections in step, a burst of 20,000 events each second that no
+-- real fleet sends. wrk sends every connection's first request as soon as it connects, so
+-- paced, that first one is a `GET /healthz` (no events), and the device's first batch
+-- follows after its random wait: the run does not start with every device at once.
 --   HERALD_KEY       the app key (acme/weather of examples/campaigns.yaml)
 --   HERALD_BATCH     events per request (default 20)
 --   HERALD_DELAY_MS  pause before each request on a connection (0: as fast as answered)
@@ -13,6 +20,10 @@ local campaigns = { "spring-sale", "welcome", "tour" }
 local kinds = { "delivered", "impression", "click", "dismiss" }
 local threads = {}
 local counter = 0
+-- Requests this thread has made, and its connections (the first that many are each
+-- connection's first request).
+local made = 0
+local connections = 0
 -- Answers by status, as plain numbers (wrk copies only those between its threads).
 ok = 0
 refused = 0
@@ -25,9 +36,15 @@ end
 function init(args)
    wrk.headers["Authorization"] = "Bearer " .. key
    wrk.headers["Content-Type"] = "application/x-ndjson"
+   connections = tonumber(os.getenv("HERALD_CONNECTIONS_PER_THREAD") or "0")
+   math.randomseed(os.time() * 1000 + thread_id)
 end
 
 function request()
+   made = made + 1
+   if pause > 0 and made <= connections then
+      return wrk.format("GET", "/healthz")
+   end
    local lines = {}
    for i = 1, batch do
       counter = counter + 1
@@ -40,7 +57,8 @@ function request()
 end
 
 function delay()
-   return pause
+   if pause == 0 then return 0 end
+   return math.random(0, 2 * pause)
 end
 
 function response(status, headers, body)

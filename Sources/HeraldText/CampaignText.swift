@@ -5,6 +5,19 @@ import HeraldPublish
 
 /// A campaign for people: `campaign show`.
 public enum CampaignText {
+    /// `campaign list`: STATE is what devices see at `now` (an active campaign may not have
+    /// started, or have ended).
+    public static func table(_ rows: [(app: Slug, campaign: CampaignSpec)], now: Date) -> TextTable {
+        var table = TextTable("APP", "KEY", "KIND", "STATE", "NAME", "STARTS", "ENDS", "PRIORITY", "CONTENT IN")
+        for (app, campaign) in rows {
+            table.append(
+                app.rawValue, campaign.key.rawValue, campaign.kind.rawValue, CampaignState(campaign, at: now).rawValue, campaign.name,
+                formatOptional(campaign.startsAt), formatOptional(campaign.endsAt), String(campaign.priority),
+                campaign.content.keys.sorted().map(\.rawValue).joined(separator: ","))
+        }
+        return table
+    }
+
     public static func describe(_ spec: CampaignSpec, app: AppSpec, now: Date = Date()) -> String {
         var lines = [
             "campaign     \(spec.key) (\(spec.kind.rawValue))",

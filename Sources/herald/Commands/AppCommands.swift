@@ -69,14 +69,7 @@ struct AppCommand: ParsableCommand {
                     try printJSON(apps.map(AppJSON.init))
                     return
                 }
-                var table = TextTable("SLUG", "NAME", "PLATFORM", "BUNDLE ID", "DEFAULT", "LOCALES")
-                for app in apps {
-                    let spec = app.spec
-                    table.append(
-                        spec.slug.rawValue, spec.name, spec.platform.rawValue, spec.bundleID,
-                        spec.defaultLocale.rawValue, spec.locales.map(\.rawValue).joined(separator: ","))
-                }
-                printTable(table, emptyMessage: "no apps yet: create one with `herald app create`")
+                printTable(CatalogText.apps(apps), emptyMessage: "no apps yet: create one with `herald app create`")
             }
         }
     }
@@ -97,15 +90,7 @@ struct AppCommand: ParsableCommand {
                     try printJSON(AppJSON(app))
                     return
                 }
-                let spec = app.spec
-                print("app             \(spec.slug)")
-                print("name            \(Excerpt.escaped(spec.name))")
-                print("platform        \(spec.platform.rawValue)")
-                print("bundle id       \(spec.bundleID)")
-                print("default locale  \(spec.defaultLocale)")
-                print("locales         \(spec.locales.map(\.rawValue).joined(separator: ", "))")
-                print("base url        \(spec.baseURL?.rawValue ?? "-")")
-                print("updated         \(formatTimestamp(app.updatedAt))")
+                print(CatalogText.describe(app))
             }
         }
     }

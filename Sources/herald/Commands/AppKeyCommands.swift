@@ -64,13 +64,7 @@ struct AppKeyCommand: ParsableCommand {
                     try printJSON(keys.map(KeyJSON.init))
                     return
                 }
-                var table = TextTable("ID", "NAME", "KEY", "CREATED", "BY", "REVOKED")
-                for key in keys {
-                    table.append(
-                        String(key.id), key.name.isEmpty ? "-" : key.name, key.hint + "…", formatTimestamp(key.createdAt), key.createdBy,
-                        key.revokedAt.map { "\(formatTimestamp($0)) by \(key.revokedBy ?? "?")" } ?? "-")
-                }
-                printTable(table, emptyMessage: "no keys for \(app) yet: make one with `herald app key create \(app)`")
+                printTable(CatalogText.keys(keys), emptyMessage: "no keys for \(app) yet: make one with `herald app key create \(app)`")
             }
         }
     }
@@ -101,32 +95,5 @@ struct AppKeyCommand: ParsableCommand {
                 }
             }
         }
-    }
-}
-
-private struct CreatedKeyJSON: Encodable {
-    let id: Int64
-    let key: String
-}
-
-private struct KeyJSON: Encodable {
-    let id: Int64
-    let app: String
-    let name: String
-    let keyHint: String
-    let createdAt: Date
-    let createdBy: String
-    let revokedAt: Date?
-    let revokedBy: String?
-
-    init(_ key: AppKeyRecord) {
-        id = key.id
-        app = key.app.rawValue
-        name = key.name
-        keyHint = key.hint
-        createdAt = key.createdAt
-        createdBy = key.createdBy
-        revokedAt = key.revokedAt
-        revokedBy = key.revokedBy
     }
 }

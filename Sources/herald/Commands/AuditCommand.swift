@@ -37,53 +37,10 @@ struct AuditCommand: ParsableCommand {
                 since: since, actor: actor, app: try app.map { try Slug($0) }, campaign: try campaign.map { try Slug($0) }, limit: limit)
             let entries = try AuditJob(Environment.openDatabase()).changes(tenant: tenant.named(), filter)
             if output.json {
-                /// `before` and `after` are the row as it was and became (columns in camelCase), or null.
-                struct Entry: Encodable {
-                    let at: Date
-                    let actor, action, entity, entityId: String
-                    let changes: [AuditJSON.FieldChange]
-                    let before, after: ParsedJSON?
-                }
-                try printJSON(entries.map {
-                    Entry(at: $0.at, actor: $0.actor, action: $0.action, entity: $0.entity, entityId: $0.entityID,
-                          changes: AuditJSON.changes(before: $0.before, after: $0.after),
-                          before: $0.before.flatMap { ParsedJSON(text: $0)?.camelCased },
-                          after: $0.after.flatMap { ParsedJSON(text: $0)?.camelCased })
-                })
-                return
-            }
-            guard !entries.isEmpty else {
-                print("no changes recorded")
-                return
-            }
-            var table = TextTable("AT", "ACTOR", "ACTION", "ENTITY", "ID")
-            for entry in entries {
-                table.append(formatTimestamp(entry.at), entry.actor, entry.action, entry.entity, entry.entityID)
-            }
-            // Each entry's line, then its changed fields beneath it.
-            let lines = table.render().split(separator: "\n", omittingEmptySubsequences: false)
-            if let header = lines.first { print(header) }
-            for (line, entry) in zip(lines.dropFirst(), entries) {
-                print(line)
-                for change in AuditJSON.changes(before: entry.before, after: entry.after) {
-                    print("    \(change.field): \(Self.shown(change.from)) → \(Self.shown(change.to))")
-                }
+                try printJSON(entries.map(AuditEntryJSON.init))
+            } else {
+                print(AuditText.render(entries))
             }
         }
-    }
-
-    /// A value as one short line of JSON ("-" for none).
-    static func shown(_ value: ParsedJSON?) -> String {
-        guard let value else { return "-" }
-        let text: String
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(value) {
-            text = String(decoding: data, as: UTF8.self)
-        } else {
-            text = "?"
-        }
-        let line = text.replacingOccurrences(of: "\n", with: " ")
-        return line.count > 80 ? String(line.prefix(77)) + "..." : line
     }
 }

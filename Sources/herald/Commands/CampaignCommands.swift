@@ -123,17 +123,7 @@ struct CampaignCommand: ParsableCommand {
                     try printJSON(rows.map { CampaignJSON($0.1, app: $0.0) })
                     return
                 }
-                // STATE is what devices see now (an active campaign may not have started, or have ended).
-                let now = Date()
-                var table = TextTable("APP", "KEY", "KIND", "STATE", "NAME", "STARTS", "ENDS", "PRIORITY", "CONTENT IN")
-                for (app, campaign) in rows {
-                    table.append(
-                        app.rawValue, campaign.key.rawValue, campaign.kind.rawValue, CampaignState(campaign, at: now).rawValue,
-                        campaign.name, formatOptional(campaign.startsAt), formatOptional(campaign.endsAt),
-                        String(campaign.priority),
-                        campaign.content.keys.sorted().map(\.rawValue).joined(separator: ","))
-                }
-                printTable(table, emptyMessage: "no campaigns")
+                printTable(CampaignText.table(rows, now: Date()), emptyMessage: "no campaigns")
             }
         }
     }

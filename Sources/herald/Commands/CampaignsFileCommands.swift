@@ -38,46 +38,14 @@ struct ApplyCommand: ParsableCommand {
     @Flag(help: "Wait for another apply of the same tenant instead of exiting 75.") var wait = false
     @OptionGroup var output: JSONFlag
 
-    /// An update's unified diff of the entity as the campaigns file writes it; nil otherwise.
-    static func diff(_ step: ApplyStep) -> String? {
-        guard let before = step.before, let after = step.after else { return nil }
-        let diff = UnifiedDiff.render(path: step.path, old: before, new: after)
-        return diff.isEmpty ? nil : diff
-    }
-
-    /// A removed or added line of a diff (not its headers or context).
-    static func isChangeLine(_ line: Substring) -> Bool {
-        (line.hasPrefix("-") && !line.hasPrefix("---")) || (line.hasPrefix("+") && !line.hasPrefix("+++"))
-    }
-
     func run() throws {
         try reportingFailures {
             let document = try readCampaignsFile(file)
             let steps = try ApplyJob(Environment.openDatabase(), wait: wait).apply(document, source: file, dryRun: dryRun)
             if output.json {
-                /// `diff`: an update's old and new values, as a unified diff of it in the file's form.
-                struct Step: Encodable { let action, entity, path: String; let details: [String]; let diff: String? }
-                try printJSON([
-                    "dryRun": AnyEncodable(dryRun),
-                    "steps": AnyEncodable(steps.map {
-                        Step(action: $0.action.rawValue, entity: $0.entity, path: $0.path, details: $0.details, diff: Self.diff($0))
-                    }),
-                ])
-                return
-            }
-            for step in steps {
-                print(step.description)
-                // A dry run shows each changed value, old (-) and new (+), as the file writes it.
-                if dryRun, let diff = Self.diff(step) {
-                    for line in diff.split(separator: "\n") where Self.isChangeLine(line) { print("    " + line) }
-                }
-            }
-            if steps.isEmpty {
-                print("no changes")
-            } else if dryRun {
-                print("dry run: \(steps.count) change(s) planned, nothing written")
+                try printJSON(ApplyJSON(steps: steps, dryRun: dryRun))
             } else {
-                print("applied \(steps.count) change(s)")
+                print(ApplyText.render(steps, dryRun: dryRun))
             }
         }
     }
@@ -186,11 +154,4 @@ struct ExportCommand: ParsableCommand {
             }
         }
     }
-}
-
-/// Lets `printJSON` take a dictionary of mixed values.
-struct AnyEncodable: Encodable {
-    private let encodeValue: (Encoder) throws -> Void
-    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
-    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
 }

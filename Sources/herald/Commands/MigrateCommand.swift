@@ -48,27 +48,11 @@ struct MigrateCommand: ParsableCommand {
     }
 
     private func printStatus(_ status: MigrationStatus) throws {
-        struct Entry: Encodable {
-            let name: String
-            let state: String
-            let appliedAt: Date?
-        }
-        var entries = status.applied.map { applied in
-            Entry(
-                name: applied.name,
-                state: status.changed.contains(applied.name)
-                    ? "changed" : status.unknown.contains(applied.name) ? "unknown" : "applied",
-                appliedAt: applied.appliedAt)
-        }
-        entries += status.pending.map { Entry(name: $0.name, state: "pending", appliedAt: nil) }
+        let migrations = MigrationJSON.all(status)
         if output.json {
-            try printJSON(entries)
-            return
+            try printJSON(migrations)
+        } else {
+            printTable(MigrationJSON.table(migrations), emptyMessage: "no migrations")
         }
-        var table = TextTable("MIGRATION", "STATE", "APPLIED AT")
-        for entry in entries {
-            table.append(entry.name, entry.state, formatOptional(entry.appliedAt))
-        }
-        printTable(table, emptyMessage: "no migrations")
     }
 }

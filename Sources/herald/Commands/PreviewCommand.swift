@@ -126,61 +126,10 @@ struct PreviewCommand: ParsableCommand {
 
     private func show(_ result: PreviewResult) throws {
         if output.json {
-            struct JSON: Encodable {
-                struct Reason: Encodable { let campaign, reason: String }
-                let eligibleBanners: [String]
-                let nextAlert: String?
-                let alertBlocked: String?
-                let stories: [String]
-                let storyPlayback: [StoryPlaybackJSON]
-                let localNotifications: LocalScheduleJSON?
-                let notShown: [Reason]
-
-                enum CodingKeys: String, CodingKey {
-                    case eligibleBanners, nextAlert, alertBlocked, stories, storyPlayback, localNotifications, notShown
-                }
-
-                /// `nextAlert` and `alertBlocked` are always present: a value or null.
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(eligibleBanners, forKey: .eligibleBanners)
-                    try container.encode(nextAlert, forKey: .nextAlert)
-                    try container.encode(alertBlocked, forKey: .alertBlocked)
-                    try container.encode(stories, forKey: .stories)
-                    try container.encode(storyPlayback, forKey: .storyPlayback)
-                    try container.encodeIfPresent(localNotifications, forKey: .localNotifications)
-                    try container.encode(notShown, forKey: .notShown)
-                }
-            }
-            try printJSON(
-                JSON(
-                    eligibleBanners: result.eligibleBanners, nextAlert: result.nextAlert, alertBlocked: result.alertBlocked,
-                    stories: result.stories, storyPlayback: result.storyPlays.map(StoryPlaybackJSON.init),
-                    localNotifications: result.localSchedule.map(LocalScheduleJSON.init),
-                    notShown: result.notShown.map { .init(campaign: $0.campaign, reason: $0.reason) }))
-            return
-        }
-        Self.printText(result)
-    }
-
-    /// The preview for people.
-    static func printText(_ result: PreviewResult) {
-        print("banners eligible  \(result.eligibleBanners.isEmpty ? "-" : result.eligibleBanners.joined(separator: ", "))")
-        if result.eligibleBanners.count > 1 {
-            print("                  (Notable shows one of them per launch, in dictionary order)")
-        }
-        print("next alert        \(result.nextAlert ?? "-")")
-        if let blocked = result.alertBlocked {
-            print("                  (no alert on this launch: \(blocked))")
-        }
-        print("stories           \(result.stories.isEmpty ? "-" : result.stories.joined(separator: ", "))")
-        for story in result.storyPlays { print(StoryPlaybackText.lines(story).map { "  " + $0 }.joined(separator: "\n")) }
-        if let local = result.localSchedule { print(LocalScheduleJSON.lines(local).joined(separator: "\n")) }
-        if !result.notShown.isEmpty {
-            print("not shown")
-            var table = TextTable("  CAMPAIGN", "REASON")
-            for item in result.notShown { table.append("  " + item.campaign, item.reason) }
-            print(table.render())
+            try printJSON(PreviewJSON(result))
+        } else {
+            print(PreviewText.render(result))
         }
     }
+
 }

@@ -122,8 +122,7 @@ struct PublishCommand: ParsableCommand {
                             + "(--wait waits for it)\n")
                 }
                 if output.json {
-                    try printJSON(
-                        PrunedJSON(prunedRuns: pruned.runs, prunedContents: pruned.contents, tenantsLeftOut: pruned.tenantsLeftOut.map(\.rawValue)))
+                    try printJSON(PrunedJSON(pruned))
                 } else {
                     print("pruned \(pruned.runs) run(s) and \(pruned.contents) stored content(s) no kept run needs")
                 }
@@ -157,24 +156,8 @@ struct PublishCommand: ParsableCommand {
             summary = BackgroundWork { [plain] in plain.plainJSON }
         }
         // All warnings in one write: a publish can have thousands (a system call each, before).
-        if !result.warnings.isEmpty {
-            let prefix = Array("herald: warning: ".utf8)
-            var warnings: [UInt8] = []
-            warnings.reserveCapacity(result.warnings.reduce(0) { $0 + $1.utf8.count + prefix.count + 1 })
-            for warning in result.warnings {
-                warnings += prefix
-                warnings += terminalSafe(warning).utf8
-                warnings.append(UInt8(ascii: "\n"))
-            }
-            Console.current.writeError(String(decoding: warnings, as: UTF8.self))
-        }
-        let diffs = result.changes.map { change in
-            PublishSummary.Diff(
-                path: change.path, change: change.after == nil ? "removed" : change.before == nil ? "new" : "changed",
-                diff: UnifiedDiff.render(
-                    path: change.path, old: change.before.map { String(decoding: $0, as: UTF8.self) },
-                    new: change.after.map { String(decoding: $0, as: UTF8.self) }))
-        }
+        if !result.warnings.isEmpty { Console.current.writeError(PublishText.warnings(result.warnings)) }
+        let diffs = PublishText.diffs(result)
         if output.json {
             if let summary, let text = try? summary.wait() {
                 Console.current.write(.output, TerminalText.safeJSON(text))
@@ -184,68 +167,15 @@ struct PublishCommand: ParsableCommand {
             try? printJSON(PublishSummary(result, dryRun: dryRun, changes: dryRun ? diffs : nil))
             return
         }
-        let counts = "\(result.outcome.written.count) written, \(result.outcome.unchanged) unchanged, \(result.outcome.removed.count) removed"
-        if dryRun {
-            for diff in diffs {
-                print("would \(diff.change == "removed" ? "remove" : "write") \(diff.path) (\(diff.change))")
-                print(diff.diff, terminator: "")
-            }
-            print(
-                "dry run: \(result.outcome.written.count) to write, \(result.outcome.unchanged) unchanged, "
-                    + "\(result.outcome.removed.count) to remove; nothing was written")
-        } else if rollback != nil {
-            print("rolled back to run \(rollback ?? 0) as run \(result.runID ?? 0): \(counts)")
-            Console.current.writeError(
-                "herald: note: the next publish (cron's too) compiles the campaigns as they are now and puts the site forward "
-                    + "again; to keep this version, change the campaigns back (`herald export` of then, `apply -f`) or pause the cron\n")
-        } else if result.repeated {
-            print("nothing changed since run \(result.runID ?? 0): \(counts)")
-        } else {
-            print("published run \(result.runID ?? 0) (\(result.apps) app(s)): \(counts)")
-        }
+        print(PublishText.outcome(result, dryRun: dryRun, diffs: diffs, rollback: rollback), terminator: "")
+        if rollback != nil { Console.current.writeError("herald: note: \(PublishText.rollbackNote)\n") }
     }
 
     private func printHistory(_ runs: [PublishRun]) throws {
         if output.json {
-            struct Run: Encodable {
-                let id: Int64
-                let startedAt: Date
-                let finishedAt: Date?
-                let actor, outDir, outcome, scope: String
-                let publishAt: Date
-                let rollbackOf: Int64?
-                let written, unchanged, removed: Int
-                let message: String?
-                /// Later publishes that found nothing to change, counted on this run.
-                let repeats: Int
-                let lastRepeatedAt: Date?
-            }
-            try printJSON(runs.map {
-                Run(
-                    id: $0.id, startedAt: $0.startedAt, finishedAt: $0.finishedAt, actor: $0.actor, outDir: $0.outDir,
-                    outcome: $0.outcome.description, scope: $0.scope.description, publishAt: $0.publishAt, rollbackOf: $0.rollbackOf,
-                    written: $0.filesWritten, unchanged: $0.filesUnchanged, removed: $0.filesRemoved, message: $0.message,
-                    repeats: $0.repeats, lastRepeatedAt: $0.lastRepeatedAt)
-            })
-            return
+            try printJSON(runs.map(PublishRunJSON.init))
+        } else {
+            printTable(PublishText.history(runs), emptyMessage: "no publish runs yet")
         }
-        var table = TextTable("RUN", "STARTED", "OUTCOME", "WRITTEN", "UNCHANGED", "REMOVED", "SCOPE", "OUT", "SINCE")
-        for run in runs {
-            let since = run.lastRepeatedAt.map { "\(run.repeats) run(s) with no change, last \(formatTimestamp($0))" } ?? ""
-            table.append(
-                String(run.id), formatTimestamp(run.startedAt),
-                run.outcome.description + (run.rollbackOf.map { " (to run \($0))" } ?? ""), String(run.filesWritten),
-                String(run.filesUnchanged), String(run.filesRemoved), run.scope == .site ? "all" : run.scope.description, run.outDir,
-                since)
-        }
-        printTable(table, emptyMessage: "no publish runs yet")
     }
-}
-
-/// `publish --prune-history --json`.
-private struct PrunedJSON: Encodable {
-    let prunedRuns: Int
-    let prunedContents: Int
-    /// Tenants whose own publish was running: their stored contents were left.
-    let tenantsLeftOut: [String]
 }

@@ -78,21 +78,11 @@ struct TenantCommand: ParsableCommand {
             try reportingFailures {
                 let tenant = try tenant.slug()
                 let logins = try TenantAdministration(Environment.openDatabase(ownerOnly: "listing logins")).logins(of: tenant)
-                let (operators, analysts) = (logins.operators, logins.analysts)
                 if output.json {
-                    struct Login: Encodable {
-                        let role, access: String
-                        let grantedAt: Date?
-                    }
-                    try printJSON(
-                        operators.map { Login(role: $0.role, access: "operator", grantedAt: $0.grantedAt) }
-                            + analysts.map { Login(role: $0, access: "reporting", grantedAt: nil) })
+                    try printJSON(LoginJSON.all(logins))
                     return
                 }
-                var table = TextTable("ROLE", "ACCESS", "GRANTED")
-                for login in operators { table.append(login.role, "operator", formatTimestamp(login.grantedAt)) }
-                for role in analysts { table.append(role, "reporting", "-") }
-                printTable(table, emptyMessage: "no logins for \(tenant): grant one with `herald tenant grant-operator --tenant \(tenant) --role NAME`")
+                printTable(CatalogText.logins(logins), emptyMessage: "no logins for \(tenant): grant one with `herald tenant grant-operator --tenant \(tenant) --role NAME`")
             }
         }
     }
@@ -179,11 +169,7 @@ struct TenantCommand: ParsableCommand {
                     try printJSON(tenants.map(TenantJSON.init))
                     return
                 }
-                var table = TextTable("SLUG", "NAME", "CREATED")
-                for tenant in tenants {
-                    table.append(tenant.slug.rawValue, tenant.name, formatTimestamp(tenant.createdAt))
-                }
-                printTable(table, emptyMessage: "no tenants yet: create one with `herald tenant create SLUG --name NAME`")
+                printTable(CatalogText.tenants(tenants), emptyMessage: "no tenants yet: create one with `herald tenant create SLUG --name NAME`")
             }
         }
     }
@@ -208,10 +194,7 @@ struct TenantCommand: ParsableCommand {
                     try printJSON(json)
                     return
                 }
-                print("tenant   \(tenant.slug)")
-                print("name     \(Excerpt.escaped(tenant.name))")
-                print("created  \(formatTimestamp(tenant.createdAt))")
-                print("apps     \(apps.isEmpty ? "-" : apps.map(\.spec.slug.rawValue).joined(separator: ", "))")
+                print(CatalogText.describe(tenant, apps: apps))
             }
         }
     }

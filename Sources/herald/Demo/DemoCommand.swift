@@ -71,7 +71,7 @@ struct DemoCommand: ParsableCommand {
             print(
                 "   (herald preview --tenant demo --app weather --locale \(locale) --app-version \(device.appVersion) "
                     + "--os-version \(device.osVersion) --seen \(device.seen.sorted().joined(separator: " --seen ")) --out \(out))")
-            PreviewCommand.printText(result)
+            print(PreviewText.render(result))
         case .reported(let table, let since, let until):
             print("\n5. report: herald report campaigns --tenant demo (\(since) … \(until))")
             print(ReportText.render(table, format: .table, window: "\(since) … \(until)"), terminator: "")
