@@ -121,9 +121,26 @@ struct ReportingQuestions {
         return String(format: "%.2f ms", result.median * 1000) + (result.runs < 20 ? " (\(result.runs) runs)" : "")
     }
 
+    /// Waits (up to 15 minutes) until no autovacuum worker runs: on 2 cores, its passes over
+    /// the millions of rows just stored would be timed with every question (most of all the
+    /// end-to-end run, a new process and connection each time). Returns the seconds waited.
+    func waitForAutovacuum() throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        while elapsed() < 900 {
+            let workers: Int = try superuser.query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")[0].decode("n")
+            if workers == 0 { break }
+            usleep(500_000)
+        }
+        return elapsed()
+    }
+
     /// Every question as the analyst beside the floor, then `herald report device`.
     func measure(_ when: String) throws {
-        print("reporting questions, \(when) (median of 20; analyst through the views | superuser on the tables)")
+        let waited = try waitForAutovacuum()
+        print("reporting questions, \(when) (median of 20; analyst through the views | superuser on the tables)"
+            + (waited > 1 ? String(format: "; after autovacuum's %.0f s on what the ingest stored", waited) : ""))
         for question in Self.questions {
             let view = timed(analyst, question.view, question.parameters)
             let floor = timed(superuser, question.floor, question.parameters)

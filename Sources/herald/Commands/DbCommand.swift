@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldJobs
+import HeraldText
 import HeraldStore
 
 struct DbCommand: ParsableCommand {
@@ -42,13 +43,7 @@ struct DbCommand: ParsableCommand {
                     try printJSON(status)
                     return
                 }
-                print("database    \(status.mode == "local" ? "Herald's local PostgreSQL" : "configured by the environment")")
-                print("connection  \(status.connection)")
-                if let directory = status.directory { print("directory   \(directory)\(status.initialized == true ? "" : " (not created yet)")") }
-                print("running     \(status.running ? "yes" + (status.pid.map { " (pid \($0))" } ?? "") : "no")")
-                if let applied = status.appliedMigrations, let pending = status.pendingMigrations {
-                    print("migrations  \(applied) applied, \(pending) pending")
-                }
+                print(SessionText.describe(status))
             }
         }
     }

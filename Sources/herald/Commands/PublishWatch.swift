@@ -56,33 +56,12 @@ enum PublishWatch {
     }
 
     private static func log(_ event: PublishWatcher.Event, to logger: Logger, warned: inout Set<String>) {
-        switch event {
-        case .published(let run):
-            let milliseconds = Int((Double(run.duration.components.attoseconds) / 1e15).rounded())
-                + Int(run.duration.components.seconds) * 1000
-            let shown = (run.written + run.removed).prefix(3).map { terminalSafe($0) }.joined(separator: ", ")
-            let more = run.written.count + run.removed.count > 3 ? ", …" : ""
-            let line =
-                "published run \(run.runID.map(String.init) ?? "-") (\(run.reason.rawValue), \(run.apps) app(s)) in \(milliseconds) ms: "
-                + "\(run.written.count) written, \(run.removed.count) removed, \(run.unchanged) unchanged (\(shown)\(more))"
-            logger.info("\(line)")
-            for warning in run.warnings where warned.insert(warning).inserted { logger.warning("\(terminalSafe(warning))") }
-        case .runFailed(let failure, let retryIn):
-            let when = retryIn.map { "; trying again in \(seconds($0))" } ?? "; publishing again at the next change"
-            logger.error("publish failed: \(failure.lines.map { terminalSafe($0) }.joined(separator: " "))\(when)")
-        case .thenFailed(let reason, let pending, let retryIn):
-            logger.error("\(terminalSafe(reason)); its \(pending) path(s) are given to it again after the next run (in \(seconds(retryIn)) at the latest)")
-        case .thenRecovered(let paths):
-            logger.info("--then succeeded again (\(paths) path(s))")
-        case .databaseUnavailable(let reason, let attempt, let retryIn):
-            logger.warning("\(terminalSafe(reason)) (attempt \(attempt); trying again in \(seconds(retryIn)))")
-        case .reconnected(let attempts):
-            logger.info("database reachable again after \(attempts) attempt(s): publishing once (changes meanwhile were not notified)")
+        for (level, line) in WatchText.lines(event, warned: &warned) {
+            switch level {
+            case .info: logger.info("\(line)")
+            case .warning: logger.warning("\(line)")
+            case .error: logger.error("\(line)")
+            }
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return value < 10 ? String(format: "%.1f s", value) : "\(Int(value.rounded())) s"
     }
 }

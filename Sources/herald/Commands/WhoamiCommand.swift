@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldJobs
+import HeraldText
 import HeraldStore
 
 struct WhoamiCommand: ParsableCommand {
@@ -24,12 +25,7 @@ struct WhoamiCommand: ParsableCommand {
                 try printJSON(answer)
                 return
             }
-            print("login    \(answer.login)")
-            print("tenants  \(answer.tenants ?? "none")")
-            if let actor = answer.auditActor { print("audit    changes are recorded as \(actor)") }
-            for (index, line) in answer.may.enumerated() {
-                print("\(index == 0 ? "may      " : "         ")\(line)")
-            }
+            print(SessionText.describe(answer))
         }
     }
 }

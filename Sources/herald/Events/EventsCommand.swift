@@ -158,15 +158,6 @@ struct EventsCommand: ParsableCommand {
     }
 }
 
-extension EventIngestJob.Summary {
-    /// `read 13 · inserted 10 · duplicate 2 · rejected 1  (0.1 s, 130 lines/s)`
-    var line: String {
-        let rate = seconds > 0 ? Double(read) / seconds : 0
-        return "read \(read) · inserted \(inserted) · duplicate \(duplicate) · rejected \(rejected)"
-            + String(format: "  (%.1f s, %.0f lines/s)", seconds, rate)
-    }
-}
-
 private struct PruneJSON: Encodable {
     let dropped: [String]
     let prunedBefore: String?
