@@ -251,7 +251,7 @@ import Testing
             #expect(writer.intactState() != nil)  // no marker: the folder looks intact
             try writer.sync([try control()])  // nothing to change, and still swept
             let left = try FileManager.default.contentsOfDirectory(atPath: site.path).sorted()
-            #expect(left == ["..herald-writing.herald-12ab", ".herald-manifest", "acme"])
+            #expect(left == ["..herald-writing.herald-12ab", ".herald-manifest", ".herald-seal", "acme"])
         }
     }
 }

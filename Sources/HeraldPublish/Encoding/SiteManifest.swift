@@ -163,6 +163,35 @@ public struct SiteManifest: Equatable, Sendable {
         }
     }
 
+    /// What a manifest's first lines say, read without its file lines (megabytes for a large
+    /// site): a run that finds nothing changed, and the ownership check, need only these.
+    public struct Header: Equatable, Sendable {
+        public var complete: Bool
+        public var archiveDigest: String?
+        public var owner: Owner?
+    }
+
+    /// The header of the manifest that starts with `prefix` (its first lines, as read from the
+    /// file's start; `wholeFile`: the file ends there); nil when they are not a manifest's header
+    /// as `decode` reads it.
+    public static func header(_ prefix: some Collection<UInt8>, wholeFile: Bool) -> Header? {
+        var lines = prefix.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false).makeIterator()
+        guard let first = lines.next(), wholeFile || first.count < prefix.count else { return nil }  // a whole first line
+        let words = String(decoding: first, as: UTF8.self).split(separator: " ")
+        guard words.count >= 3, words.count <= 4, words[0] == "herald-manifest", words[1] == "1" || words[1] == "2",
+            words[2] == "complete" || words[2] == "incomplete"
+        else { return nil }
+        var header = Header(complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil, owner: nil)
+        // The owner line, as `decode` reads it (only a whole line counts).
+        if words[1] == "2", let second = lines.next(), lines.next() != nil || wholeFile, second.first == UInt8(ascii: "%") {
+            let words = String(decoding: second, as: UTF8.self).split(separator: " ")
+            guard words.count == 4, words[1] == "owner", let purpose = Owner.Purpose(rawValue: String(words[3])), Owner.isInstallation(words[2])
+            else { return nil }
+            header.owner = Owner(installation: String(words[2]), purpose: purpose)
+        }
+        return header
+    }
+
     public static func parse(_ bytes: [UInt8]) -> SiteManifest? {
         try? decode(bytes).get()
     }
