@@ -123,6 +123,64 @@ struct FolderSeal: Equatable, Sendable {
         return same?.allSatisfy { $0 } == true
     }
 
+    /// The seal in `bytes` (a seal file's) checked against the folder without being built (no
+    /// string nor dictionary made for its thousands of lines): made for the manifest file
+    /// `identity` of `size` bytes, every line a stamp and a path Herald could have written, and
+    /// every folder still there with its stamp. The manifest's file count when it holds.
+    static func holds(_ bytes: [UInt8], manifest identity: Stamp, size: Int64, root: Int32) -> Int? {
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+            let seal = parse(Array(bytes[...newline])), seal.goes(with: identity, size: size)
+        else { return nil }
+        // NUL for newline: each folder's path is then a C string in place, handed to fstatat as it is.
+        var text = bytes
+        var starts: [Int] = []
+        starts.reserveCapacity(bytes.count / 60)
+        var start = newline + 1
+        for index in start..<text.count where text[index] == UInt8(ascii: "\n") {
+            text[index] = 0
+            if index > start { starts.append(start) }
+            start = index + 1
+        }
+        guard start == text.count else { return nil }  // the last line ends with its newline
+        let lines = text
+        let same = try? SiteFolder.inParallel(starts, state: {}) { start, _ -> Bool in
+            lines.withUnsafeBufferPointer { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return false }
+                var position = start
+                func number() -> UInt64? {
+                    var value: UInt64 = 0
+                    let first = position
+                    while position < buffer.count, buffer[position] >= UInt8(ascii: "0"), buffer[position] <= UInt8(ascii: "9") {
+                        let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+                        let (sum, carried) = times.addingReportingOverflow(UInt64(buffer[position] - UInt8(ascii: "0")))
+                        guard !overflowed, !carried else { return nil }
+                        value = sum
+                        position += 1
+                    }
+                    return position > first ? value : nil
+                }
+                func skip(_ byte: UInt8) -> Bool {
+                    guard position < buffer.count, buffer[position] == byte else { return false }
+                    position += 1
+                    return true
+                }
+                guard let device = number(), skip(UInt8(ascii: " ")), let inode = number(), skip(UInt8(ascii: " ")),
+                    let seconds = number(), skip(UInt8(ascii: ".")), let nanoseconds = number(), skip(UInt8(ascii: " "))
+                else { return false }
+                var end = position
+                while end < buffer.count, buffer[end] != 0 { end += 1 }
+                guard SitePath.isSafeRelative(UnsafeBufferPointer(rebasing: buffer[position..<end])) else { return false }
+                var info = stat()
+                guard let seconds = Int64(exactly: seconds), let nanoseconds = Int64(exactly: nanoseconds) else { return false }
+                let expected = Stamp(device: device, inode: inode, changedSeconds: seconds, changedNanoseconds: nanoseconds)
+                return fstatat(root, base + position, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                    && Stamp(info) == expected
+            }
+        }
+        guard let same, same.allSatisfy({ $0 }) else { return nil }
+        return seal.fileCount
+    }
+
     /// What stamping found in one folder.
     enum Found: Sendable {
         /// Every file is there; the folder's stamp was taken before they were looked at.

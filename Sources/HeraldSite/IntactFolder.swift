@@ -16,10 +16,39 @@ public struct IntactFolder: Sendable {
     public let fileCount: Int
     /// The manifest, when it was read (checking the folder against its seal does not read it).
     let manifest: SiteManifest?
-    /// The seal the folder matched, or the one checking each file made (nil: none could be made).
-    let seal: FolderSeal?
+    /// The seal the folder matched (as remembered, or as its file's bytes: parsed only when a
+    /// run carries it over), or the one checking each file made.
+    let source: SealSource
     /// `seal` is the one the folder keeps already (false: `SiteWriter.keepSeal` writes it).
-    let sealKept: Bool
+    var sealKept: Bool {
+        switch source {
+        case .remembered, .kept: true
+        case .made, .none: false
+        }
+    }
+
+    enum SealSource: Sendable {
+        case remembered(FolderSeal)
+        case kept([UInt8])
+        case made(FolderSeal)
+        /// None could be made (a folder that changed in the last clock tick, a file at the root).
+        case none
+    }
+
+    var seal: FolderSeal? {
+        switch source {
+        case .remembered(let seal), .made(let seal): seal
+        case .kept(let bytes): FolderSeal.parse(bytes)
+        case .none: nil
+        }
+    }
+
+    init(digest: String, fileCount: Int, manifest: SiteManifest?, source: SealSource) {
+        self.digest = digest
+        self.fileCount = fileCount
+        self.manifest = manifest
+        self.source = source
+    }
 }
 
 /// What a long-running publisher remembers of its folder between runs: the manifest it left
@@ -57,20 +86,23 @@ extension SiteWriter {
         guard let root = try? folder.openRoot() else { return nil }
         defer { close(root) }
 
-        // The seal this manifest goes with: remembered by a watcher, or kept beside it.
-        let remembered = memory?.remembered
-        let seal = remembered.map(\.seal).flatMap { $0.goes(with: identity, size: size) ? $0 : nil }
-            ?? SiteFolder.readIfRegular(folder.sealPath, expectedSize: nil).flatMap(FolderSeal.parse).flatMap {
-                $0.goes(with: identity, size: size) ? $0 : nil
-            }
-        if let seal {
+        // The seal this manifest goes with: remembered by a watcher, or kept beside it (checked
+        // as its file's bytes, without building it).
+        var sealed: (count: Int, source: IntactFolder.SealSource, manifest: SiteManifest?)?
+        if let remembered = memory?.remembered, remembered.seal.goes(with: identity, size: size) {
+            if remembered.seal.holds(root: root) { sealed = (remembered.seal.fileCount, .remembered(remembered.seal), remembered.manifest) }
+        } else if let bytes = SiteFolder.readIfRegular(folder.sealPath, expectedSize: nil),
+            let count = FolderSeal.holds(bytes, manifest: identity, size: size, root: root)
+        {
+            sealed = (count, .kept(bytes), nil)
+        }
+        if let sealed {
             var prefix = [UInt8](repeating: 0, count: 4096)
             let read = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
             if read > 0, let header = SiteManifest.header(prefix[..<read], wholeFile: Int64(read) == size), header.complete,
-                let digest = header.archiveDigest, seal.holds(root: root)
+                let digest = header.archiveDigest
             {
-                let manifest = remembered?.seal == seal ? remembered?.manifest : nil
-                return IntactFolder(digest: digest, fileCount: seal.fileCount, manifest: manifest, seal: seal, sealKept: true)
+                return IntactFolder(digest: digest, fileCount: sealed.count, manifest: sealed.manifest, source: sealed.source)
             }
         }
 
@@ -80,7 +112,7 @@ extension SiteWriter {
         else { return nil }
         guard let folders = FolderSeal.folders(of: manifest.apps.values.lazy.flatMap(\.files.keys)) else {
             return folder.holdsEveryFile(of: manifest)
-                ? IntactFolder(digest: digest, fileCount: manifest.fileCount, manifest: manifest, seal: nil, sealKept: false) : nil
+                ? IntactFolder(digest: digest, fileCount: manifest.fileCount, manifest: manifest, source: .none) : nil
         }
         var stamps: [String: FolderSeal.Stamp]? = [:]
         for (name, found) in FolderSeal.stamp(folders, root: root) {
@@ -91,7 +123,7 @@ extension SiteWriter {
             }
         }
         let made = stamps.map { FolderSeal(manifest: identity, manifestSize: size, fileCount: manifest.fileCount, folders: $0) }
-        return IntactFolder(digest: digest, fileCount: manifest.fileCount, manifest: manifest, seal: made, sealKept: false)
+        return IntactFolder(digest: digest, fileCount: manifest.fileCount, manifest: manifest, source: made.map { .made($0) } ?? .none)
     }
 
     /// The manifest `intact` was checked with, read now if the seal spared reading it.
@@ -108,7 +140,7 @@ extension SiteWriter {
     /// so that the next run need not check each file again. Only Herald's own hidden file is
     /// written; failing to write it costs the next run time, nothing else.
     public func keepSeal(_ intact: IntactFolder) {
-        guard !intact.sealKept, let seal = intact.seal else { return }
+        guard case .made(let seal) = intact.source else { return }
         if let manifest = intact.manifest { memory?.remember(seal, manifest: manifest) }
         folder.writeSeal(seal)
     }

@@ -242,7 +242,8 @@ struct SiteFolder: Sendable {
     /// new folders, then the files naming them (control.json, notifications.plist), then
     /// removals (files no longer named by anything), manifest, no marker. Returns the paths
     /// removed (those still there as regular files).
-    func carryOut(_ plan: SitePlan) throws -> [String] {
+    /// `manifest`: the bytes of `plan.manifest`, written last.
+    func carryOut(_ plan: SitePlan, manifest: [UInt8]) throws -> [String] {
         // Everything below is done through descriptors opened from this one: nothing is
         // created, written, renamed or removed by a path, so no symlink below the root is followed.
         let root = try openRoot()
@@ -277,7 +278,7 @@ struct SiteFolder: Sendable {
         CrashPoint.reached(SiteCrashPoint.removals)
         let removed = try remove(plan.remove, root: root)
         CrashPoint.reached(SiteCrashPoint.manifest)
-        try Self.atomicWrite(plan.manifest.serialized(reusing: plan.archive?.shards ?? [:]), in: root, name: SiteManifest.fileName, shown: manifestPath)
+        try Self.atomicWrite(manifest, in: root, name: SiteManifest.fileName, shown: manifestPath)
         CrashPoint.reached(SiteCrashPoint.markerRemoval)
         unlinkat(root, ".herald-writing", 0)
         return removed

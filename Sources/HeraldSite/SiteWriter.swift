@@ -97,11 +97,16 @@ public struct SiteWriter: Sendable {
         // A symlink (or a file) planted where a folder of a file to remove was refuses the
         // run before anything changes; removal walks without following symlinks anyway.
         try folder.checkRemovals(plan.remove)
-        outcome.removed = try folder.carryOut(plan)
+        // The manifest's bytes, made before anything is written; the manifest keeps its apps'
+        // lines, for a long-running publisher's next run.
+        var manifest = plan.manifest
+        let manifestBytes = manifest.serializing(reusing: plan.archive?.shards ?? [:])
+        outcome.removed = try folder.carryOut(plan, manifest: manifestBytes)
         outcome.written = plan.written
         outcome.archive = plan.archive
+        outcome.manifest = manifest
         let changedApps = Set((plan.written + plan.remove).map { String(SiteManifest.appFolderPrefix(of: $0)) })
-        reseal(plan.manifest, changedApps: changedApps, intact: intact)
+        reseal(manifest, changedApps: changedApps, intact: intact)
         return outcome
     }
 

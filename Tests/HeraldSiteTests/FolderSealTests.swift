@@ -112,7 +112,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["garbage", "empty", "another folder's"])
+    @Test(arguments: ["garbage", "empty", "another folder's", "a stamp changed", "no last newline"])
     func aSealThatIsNotThisFoldersIsIgnored(_ how: String) throws {
         try withTemporaryDirectory { root in
             let writer = SiteWriter(root: root)
@@ -121,6 +121,14 @@ import Testing
             switch how {
             case "garbage": try Data("herald-seal 1 x\n../../etc 1 2 3.4\n".utf8).write(to: sealURL)
             case "empty": try Data().write(to: sealURL)
+            case "a stamp changed":
+                var lines = try String(contentsOf: sealURL, encoding: .utf8).split(separator: "\n").map(String.init)
+                var words = lines[1].split(separator: " ").map(String.init)
+                words[1] = "1"  // another inode
+                lines[1] = words.joined(separator: " ")
+                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: sealURL)
+            case "no last newline":
+                try Data(try Data(contentsOf: sealURL).dropLast()).write(to: sealURL)
             default:
                 let other = root.appendingPathComponent("other")
                 try SiteWriter(root: other).sync(try site())
