@@ -14,8 +14,9 @@ public struct IntactFolder: Sendable {
     public let digest: String
     /// How many files the manifest lists.
     public let fileCount: Int
-    /// The manifest, when it was read (checking the folder against its seal does not read it).
-    let manifest: SiteManifest?
+    /// The manifest, when it was read (checking the folder against its seal does not read it:
+    /// `SiteWriter.manifest(of:)` does).
+    public let manifest: SiteManifest?
     /// The seal the folder matched (as remembered, or as its file's bytes: parsed only when a
     /// run carries it over), or the one checking each file made.
     let source: SealSource

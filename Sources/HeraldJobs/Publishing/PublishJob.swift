@@ -136,6 +136,9 @@ public struct PublishJob {
         // last run over its own folder.
         let wholeFolder: PublishScope = folder.tenant.map { .tenant($0.slug) } ?? .site
         let wholeFolderRun = folder.tenant == nil ? tenant == nil : app == nil
+        // The manifest an incremental run starts from, when the folder's seal spared reading it:
+        // read on another thread while the changed apps are read and compiled.
+        var parsing: BackgroundWork<SiteManifest>?
         let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
             let snapshot = try session.changes.currentSnapshot()
             let owner = SiteManifest.Owner(installation: try session.installationID(), purpose: .site)
@@ -156,6 +159,7 @@ public struct PublishJob {
                 if let changed, changed.isEmpty {
                     return Plan(snapshot: snapshot, owner: owner, tenants: [], changedApps: changed, previous: previous)
                 }
+                if changed != nil, intact.manifest == nil { parsing = BackgroundWork { try writer.manifest(of: intact) } }
             }
             // A second connection reads part of a whole site's campaigns beside this one: the
             // server's work is then split over two processes (and cores).
@@ -205,7 +209,7 @@ public struct PublishJob {
         let incremental = plan.changedApps == nil ? nil : intact
         let previousManifest: SiteManifest?
         do {
-            previousManifest = try incremental.map { try writer.manifest(of: $0) }
+            previousManifest = try incremental.map { try parsing?.wait() ?? writer.manifest(of: $0) }
         } catch {
             throw PublishJobError.cannotWriteSite(out: out, reason: error)
         }
