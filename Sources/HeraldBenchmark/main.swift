@@ -202,7 +202,10 @@ func runBenchmark() throws {
         quiet.append(elapsed)
         quietWritten += summary.written.count + summary.removed.count
     }
-    line("no-change republish (median of 3)", String(format: "%.3f s  (%d files written)   goal: 0 files, < 0.3 s", median(quiet), quietWritten))
+    line(
+        "no-change republish (median of 3)",
+        String(format: "%.3f s  (%@; %d files written)   goal (#25): 0 files, ≤ 0.05 s", median(quiet),
+               quiet.map { String(format: "%.3f", $0) }.joined(separator: ", "), quietWritten))
 
     // --full with nothing changed: the whole site read, compiled and compared, nothing written.
     var full: [Double] = []
@@ -216,19 +219,26 @@ func runBenchmark() throws {
         "--full, nothing changed (median of 3)",
         String(format: "%.3f s  (%@; %d files written)", median(full), full.map { String(format: "%.3f", $0) }.joined(separator: ", "), fullWritten))
 
-    // One edit: the German title of one alert of one app.
-    try admin.execute(
-        """
-        UPDATE alert_contents SET title = title || ' (edited)'
-        WHERE locale = 'de' AND campaign_id = (SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
-                                               WHERE a.slug = $1 AND c.key = 'c-4')
-        """, ["app-\(apps / 2)"])
-    let (edit, editSummary) = try publish(timing: true)
-    let editedApps = Set(editSummary.written.map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
+    // One edit, three times: the German title of one alert of one app (another app each time).
+    var edits: [Double] = []
+    var editedFiles = 0
+    var editedApps: Set<String> = []
+    for round in 0..<3 {
+        try admin.execute(
+            """
+            UPDATE alert_contents SET title = title || ' (edited)'
+            WHERE locale = 'de' AND campaign_id = (SELECT c.id FROM campaigns c JOIN apps a ON a.id = c.app_id
+                                                   WHERE a.slug = $1 AND c.key = 'c-4')
+            """, ["app-\(apps / 2 + round)"])
+        let (edit, editSummary) = try publish(timing: round == 2)
+        edits.append(edit)
+        editedFiles += editSummary.written.count
+        editedApps.formUnion(editSummary.written.map { $0.split(separator: "/").prefix(2).joined(separator: "/") })
+    }
     line(
-        "one-edit republish",
-        String(format: "%.3f s  (%d files written, apps: %@)   goal: < 0.5 s, only that app", edit, editSummary.written.count,
-               editedApps.sorted().joined(separator: ",")))
+        "one-edit republish (median of 3)",
+        String(format: "%.3f s  (%@; %d files written, apps: %@)   goal (#25): ≤ 0.1 s, only that app", median(edits),
+               edits.map { String(format: "%.3f", $0) }.joined(separator: ", "), editedFiles, editedApps.sorted().joined(separator: ",")))
 
     try? server.dropDatabase(databaseName)
 }

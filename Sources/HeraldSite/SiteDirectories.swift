@@ -101,7 +101,7 @@ final class SiteDirectories {
     /// Why a folder cannot be opened: a symlink or a file in the way is refused as such.
     static func refusal(_ path: String, _ failure: Int32) -> SiteWriter.WriteError {
         if failure == ELOOP || failure == ENOTDIR {
-            return SiteWriter.WriteError(description: "refusing to write through \(path): it is a symlink or not a folder")
+            return SiteWriter.WriteError.refusal("refusing to write through \(path): it is a symlink or not a folder")
         }
         return SiteWriter.WriteError(description: "cannot open \(path): \(String(cString: strerror(failure)))")
     }

@@ -21,6 +21,7 @@ struct SiteFolder: Sendable {
     /// Present only while a run writes (or after one died doing so).
     var markerPath: String { rootPath + "/.herald-writing" }
     var manifestPath: String { rootPath + "/" + SiteManifest.fileName }
+    var sealPath: String { rootPath + "/" + FolderSeal.fileName }
 
     // MARK: Reading
 
@@ -29,7 +30,7 @@ struct SiteFolder: Sendable {
         var info = stat()
         if lstat(rootPath, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR || info.st_mode & S_IFMT == S_IFLNK else {
-                throw SiteWriter.WriteError(description: "\(rootPath) is not a directory")
+                throw SiteWriter.WriteError.refusal("\(rootPath) is not a directory")
             }
             return
         }
@@ -55,8 +56,8 @@ struct SiteFolder: Sendable {
         switch SiteManifest.decode(bytes) {
         case .success(let manifest): return manifest
         case .failure(let refusal):
-            throw SiteWriter.WriteError(
-                description: "refusing \(manifestPath): \(refusal); Herald removes files on its manifest's word, so it will not "
+            throw SiteWriter.WriteError.refusal(
+                "refusing \(manifestPath): \(refusal); Herald removes files on its manifest's word, so it will not "
                     + "publish into this folder until the manifest is fixed or removed (then files it listed are no longer removed for you)")
         }
     }
@@ -66,8 +67,8 @@ struct SiteFolder: Sendable {
         guard let bytes = try Self.readOwnFile(markerPath) else { return nil }
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
         where !line.isEmpty && !SitePath.isSafeRelative(line) {
-            throw SiteWriter.WriteError(
-                description: "refusing \(markerPath): line \(number + 1) names a path Herald could not have written; "
+            throw SiteWriter.WriteError.refusal(
+                "refusing \(markerPath): line \(number + 1) names a path Herald could not have written; "
                     + "remove the marker to publish into this folder")
         }
         return bytes
@@ -82,7 +83,7 @@ struct SiteFolder: Sendable {
             throw SiteWriter.WriteError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG, let bytes = readIfRegular(path, expectedSize: nil) else {
-            throw SiteWriter.WriteError(description: "refusing \(path): it is not a regular file (a symlink?); remove it to publish into this folder")
+            throw SiteWriter.WriteError.refusal("refusing \(path): it is not a regular file (a symlink?); remove it to publish into this folder")
         }
         return bytes
     }
@@ -97,7 +98,7 @@ struct SiteFolder: Sendable {
         var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            for own in [".herald-writing", SiteManifest.fileName] where name.hasPrefix("." + own + ".herald-") {
+            for own in [".herald-writing", SiteManifest.fileName, FolderSeal.fileName] where name.hasPrefix("." + own + ".herald-") {
                 let pid = name.dropFirst(own.count + 9)
                 if !pid.isEmpty, pid.allSatisfy(\.isASCII), pid.allSatisfy(\.isNumber) { names.append(name) }
             }
@@ -141,7 +142,7 @@ struct SiteFolder: Sendable {
         let path = file.path
         for segment in path.segments {
             guard !segment.isEmpty, segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else {
-                throw SiteWriter.WriteError(description: "refusing path segment \"\(segment)\" in \(path)")
+                throw SiteWriter.WriteError.refusal("refusing path segment \"\(segment)\" in \(path)")
             }
         }
         let folders = path.segments.dropLast()
@@ -165,7 +166,7 @@ struct SiteFolder: Sendable {
             let location = SitePlan.Location(newFolder: nil, missingTenant: nil)
             let descriptor = openat(folder, path.segments.last ?? "", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
-                if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(rootPath)/\(path)") }
+                if errno == ELOOP { throw SiteWriter.WriteError.refusal("refusing to replace the symlink \(rootPath)/\(path)") }
                 return SitePlan.Found(location: location, same: false)
             }
             defer { close(descriptor) }
@@ -188,7 +189,7 @@ struct SiteFolder: Sendable {
             let name = String(path.split(separator: "/").last ?? "")
             let descriptor = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
-                if errno == ELOOP { throw SiteWriter.WriteError(description: "refusing to replace the symlink \(rootPath)/\(path)") }
+                if errno == ELOOP { throw SiteWriter.WriteError.refusal("refusing to replace the symlink \(rootPath)/\(path)") }
                 continue
             }
             defer { close(descriptor) }
@@ -218,6 +219,21 @@ struct SiteFolder: Sendable {
         return complete ? bytes : nil
     }
 
+    /// Writes `seal` beside the manifest (temp file, then rename); a failure is not reported:
+    /// without a seal, the next run checks every file.
+    func writeSeal(_ seal: FolderSeal) {
+        guard let root = try? openRoot() else { return }
+        defer { close(root) }
+        if (try? Self.atomicWrite(seal.serialized, in: root, name: FolderSeal.fileName, shown: sealPath)) == nil {
+            removeSeal()
+        }
+    }
+
+    /// No seal: the next run checks every file.
+    func removeSeal() {
+        unlink(sealPath)
+    }
+
     // MARK: Carrying out a plan
 
     /// Does what `plan` says, in an order that a crash (or a failed write: a full disk) at any
@@ -226,7 +242,8 @@ struct SiteFolder: Sendable {
     /// new folders, then the files naming them (control.json, notifications.plist), then
     /// removals (files no longer named by anything), manifest, no marker. Returns the paths
     /// removed (those still there as regular files).
-    func carryOut(_ plan: SitePlan) throws -> [String] {
+    /// `manifest`: the bytes of `plan.manifest`, written last.
+    func carryOut(_ plan: SitePlan, manifest: [UInt8]) throws -> [String] {
         // Everything below is done through descriptors opened from this one: nothing is
         // created, written, renamed or removed by a path, so no symlink below the root is followed.
         let root = try openRoot()
@@ -261,7 +278,7 @@ struct SiteFolder: Sendable {
         CrashPoint.reached(SiteCrashPoint.removals)
         let removed = try remove(plan.remove, root: root)
         CrashPoint.reached(SiteCrashPoint.manifest)
-        try Self.atomicWrite(plan.manifest.serialized(reusing: plan.archive?.shards ?? [:]), in: root, name: SiteManifest.fileName, shown: manifestPath)
+        try Self.atomicWrite(manifest, in: root, name: SiteManifest.fileName, shown: manifestPath)
         CrashPoint.reached(SiteCrashPoint.markerRemoval)
         unlinkat(root, ".herald-writing", 0)
         return removed
@@ -309,7 +326,7 @@ struct SiteFolder: Sendable {
     /// A path's segments, refused unless Herald could have written it (relative, no `..`).
     private static func segments(of path: String) throws -> [Substring] {
         guard SitePath.isSafeRelative(path.utf8) else {
-            throw SiteWriter.WriteError(description: "refusing to remove \"\(path)\": not a path Herald could have written")
+            throw SiteWriter.WriteError.refusal("refusing to remove \"\(path)\": not a path Herald could have written")
         }
         return path.split(separator: "/")
     }
@@ -343,7 +360,7 @@ struct SiteFolder: Sendable {
                     let folder = rootPath + "/" + (names + [segment]).joined(separator: "/")
                     if failure == ENOENT { return nil }
                     if failure == ELOOP || failure == ENOTDIR {
-                        throw SiteWriter.WriteError(description: "refusing to remove files under \(folder): it is a symlink or not a folder")
+                        throw SiteWriter.WriteError.refusal("refusing to remove files under \(folder): it is a symlink or not a folder")
                     }
                     throw SiteWriter.WriteError(description: "cannot open \(folder): \(String(cString: strerror(failure)))")
                 }

@@ -25,25 +25,44 @@ public struct SiteWriter: Sendable {
     }
 
     public struct WriteError: Error, CustomStringConvertible {
-        public let description: String
+        /// Why a run stopped: the folder was refused, or an operation on it failed.
+        public enum Kind: Sendable {
+            /// The folder was refused (a symlink, a path Herald could not have written, a file
+            /// where the folder should be): trying again changes nothing until someone fixes it.
+            case refused
+            /// A read or write failed (a full disk, a permission): it may work next time.
+            case failed
+        }
 
-        /// The folder was refused (a symlink, a path Herald could not have written, a file where
-        /// the folder should be), as opposed to a write that failed (a full disk): trying
-        /// again changes nothing until someone fixes the folder.
-        public var isRefusal: Bool { description.hasPrefix("refusing") || description.hasSuffix("is not a directory") }
+        public let description: String
+        public let kind: Kind
+
+        public init(description: String, kind: Kind = .failed) {
+            self.description = description
+            self.kind = kind
+        }
+
+        /// A folder refused: `description` says what is wrong and how to fix it.
+        static func refusal(_ description: String) -> WriteError { WriteError(description: description, kind: .refused) }
+
+        public var isRefusal: Bool { kind == .refused }
     }
 
     /// The Herald this writer writes for, recorded in the manifest (nil: leave what is there).
     public var owner: SiteManifest.Owner?
 
-    public init(root: URL, owner: SiteManifest.Owner? = nil) {
+    /// What a long-running publisher remembers of this folder between runs (nil: nothing).
+    public var memory: FolderMemory?
+
+    public init(root: URL, owner: SiteManifest.Owner? = nil, memory: FolderMemory? = nil) {
         self.root = root.standardizedFileURL
         self.owner = owner
+        self.memory = memory
         folder = SiteFolder(rootPath: self.root.path)
     }
 
     /// The filesystem layer that reads the folder and carries out each run's `SitePlan`.
-    private let folder: SiteFolder
+    let folder: SiteFolder
 
     /// Makes the folder hold `files`. `scope` lists the path prefixes this publish manages
     /// (`[["acme"]]` for one tenant); files outside it are neither removed nor forgotten.
@@ -51,10 +70,12 @@ public struct SiteWriter: Sendable {
     /// against the run history (its shard digests are then trusted, not recomputed).
     /// `loaded`: the folder's manifest as `loadManifest()` gave it earlier in this run, under
     /// the same publish lock (a `--full` run reads it while the database is read).
+    /// `intact`: the check `previous` came from, whose seal is carried over for the folders of
+    /// the apps this run leaves as they are.
     @discardableResult
     public func sync(
         _ files: [SiteFile], scope: [[String]]? = nil, previous known: SiteManifest? = nil,
-        loaded: Result<SiteManifest, any Error>? = nil
+        loaded: Result<SiteManifest, any Error>? = nil, intact: IntactFolder? = nil
     ) throws -> Outcome {
         try folder.createRoot()
         folder.sweepRootTemporaries()
@@ -69,25 +90,44 @@ public struct SiteWriter: Sendable {
         var outcome = Outcome()
         outcome.unchanged = plan.unchanged
         outcome.manifest = plan.manifest
-        if plan.isEmpty { return outcome }
+        if plan.isEmpty {
+            reseal(plan.manifest, changedApps: [], intact: intact)
+            return outcome
+        }
         // A symlink (or a file) planted where a folder of a file to remove was refuses the
         // run before anything changes; removal walks without following symlinks anyway.
         try folder.checkRemovals(plan.remove)
-        outcome.removed = try folder.carryOut(plan)
+        // The manifest's bytes, made before anything is written; the manifest keeps its apps'
+        // lines, for a long-running publisher's next run.
+        var manifest = plan.manifest
+        let manifestBytes = manifest.serializing(reusing: plan.archive?.shards ?? [:])
+        outcome.removed = try folder.carryOut(plan, manifest: manifestBytes)
         outcome.written = plan.written
         outcome.archive = plan.archive
+        outcome.manifest = manifest
+        let changedApps = Set((plan.written + plan.remove).map { String(SiteManifest.appFolderPrefix(of: $0)) })
+        reseal(manifest, changedApps: changedApps, intact: intact)
         return outcome
     }
 
     /// The folder as the last run left it, if that run completed and every file it lists is
     /// still there: the manifest and the digest it is archived under.
     public func intactState() -> (manifest: SiteManifest, digest: String)? {
-        guard folder.readMarker() == nil,
-            let bytes = SiteFolder.readIfRegular(folder.manifestPath, expectedSize: nil),
-            let manifest = SiteManifest.parse(bytes), manifest.complete, let digest = manifest.archiveDigest,
-            folder.holdsEveryFile(of: manifest)
-        else { return nil }
-        return (manifest, digest)
+        guard let intact = intactFolder(), let manifest = try? manifest(of: intact) else { return nil }
+        return (manifest, intact.digest)
+    }
+
+    /// The first lines of the folder's manifest (nil when there is none, or they are not a
+    /// manifest's): who owns the folder, without reading the megabytes of its file lines.
+    public func manifestHeader() -> SiteManifest.Header? {
+        let descriptor = open(folder.manifestPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let size = ReadBuffer.regularFileSize(descriptor) else { return nil }
+        var prefix = [UInt8](repeating: 0, count: 4096)
+        let read = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard read > 0 else { return nil }
+        return SiteManifest.header(prefix[..<read], wholeFile: read == size)
     }
 
     /// The folder's manifest as `sync` reads it (refused, thrown, as `sync` would refuse it),

@@ -45,11 +45,11 @@ enum JobFixtures {
         return edited
     }
 
-    /// Every file under `root`, path → bytes, without Herald's own manifest.
+    /// Every file under `root`, path → bytes, without Herald's own manifest and seal.
     static func files(_ root: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
         guard FileManager.default.fileExists(atPath: root.path) else { return files }
-        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) where path != ".herald-manifest" {
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) where path != ".herald-manifest" && path != ".herald-seal" {
             let url = root.appendingPathComponent(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }

@@ -20,6 +20,39 @@ import Testing
         #expect(SiteManifest.parse(Array("herald-manifest 1 complete\n".utf8)) == SiteManifest())
     }
 
+    /// An app's lines as read are written out again as they were (a run that changed one app
+    /// does not format the others' again); an app whose files changed is written afresh, and the
+    /// result is the manifest a fresh one serializes to, byte for byte.
+    @Test func linesReadAreWrittenAgainAndAChangedAppsAreMadeAfresh() throws {
+        let digest = { (text: String) in SHA256.hex(Array(text.utf8)) }
+        var original = SiteManifest(files: [
+            "acme/radio/de/control.json": digest("a"), "acme/radio/en/control.json": digest("b"),
+            "acme/weather/en/control.json": digest("c"), "acme/weather/en/stories/tour.json": digest("d"),
+            "acme/zebra/en/control.json": "",
+        ])
+        original.apps["acme/radio"]?.shardDigest = digest("shard")
+        original.owner = SiteManifest.Owner(installation: "00000000-0000-0000-0000-000000000001", purpose: .site)
+        let bytes = original.serialized()
+        var read = try #require(SiteManifest.parse(bytes))
+        #expect(read.serialized() == bytes)
+        read.apps["acme/weather"]?.files["acme/weather/en/stories/sale.json"] = digest("e")
+        read.apps["acme/radio"]?.files["acme/radio/de/control.json"] = nil
+        var fresh = SiteManifest(apps: read.apps.mapValues { SiteManifest.AppFiles(files: $0.files, shardDigest: $0.shardDigest) })
+        fresh.owner = read.owner
+        #expect(String(decoding: read.serialized(), as: UTF8.self) == String(decoding: fresh.serialized(), as: UTF8.self))
+        // A last line without its newline is not copied as it is (the next app's line would join it).
+        var cut = try #require(SiteManifest.parse(Array(bytes.dropLast())))
+        cut.apps["acme/aardvark"] = SiteManifest.AppFiles(files: ["acme/aardvark/en/control.json": digest("f")])
+        cut.apps["acme/zz"] = SiteManifest.AppFiles(files: ["acme/zz/en/control.json": digest("g")])
+        let written = cut.serialized()
+        #expect(SiteManifest.parse(written) == cut)
+        #expect(written.last == UInt8(ascii: "\n"))
+        // Serializing remembers the lines it wrote: written out again, the same bytes.
+        var remembering = fresh
+        let first = remembering.serializing()
+        #expect(remembering.serialized() == first)
+    }
+
     /// The files a manifest does not list with the same digest at the same path, in order.
     @Test func filesNotListedAreThoseWithAnotherDigestOrNone() throws {
         func file(_ app: String, _ locale: String, _ text: String) throws -> SiteFile {

@@ -153,7 +153,7 @@ import Testing
                 let plan = SitePlan(files: changed, found: try folder.find(changed), previous: folder.readManifest(), unfinished: nil, scope: nil)
                 try trick.plant(site, victim)
                 planted = try contents(victim)
-                _ = try? folder.carryOut(plan)
+                _ = try? folder.carryOut(plan, manifest: plan.manifest.serialized())
             } else {
                 try trick.plant(site, victim)
                 planted = try contents(victim)

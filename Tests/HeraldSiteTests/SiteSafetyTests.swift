@@ -138,7 +138,7 @@ import Testing
             let stories = site.appendingPathComponent("acme/weather/en/stories")
             try FileManager.default.removeItem(at: stories)
             try FileManager.default.createSymbolicLink(at: stories, withDestinationURL: victim)
-            #expect(throws: SiteWriter.WriteError.self) { try folder.carryOut(plan) }
+            #expect(throws: SiteWriter.WriteError.self) { try folder.carryOut(plan, manifest: plan.manifest.serialized()) }
             #expect(victimIsWhole(victim))
         }
     }
@@ -159,7 +159,7 @@ import Testing
             let moved = root(of: site).appendingPathComponent("moved")
             try FileManager.default.moveItem(at: site.appendingPathComponent(swapped), to: moved)
             try FileManager.default.createSymbolicLink(at: site.appendingPathComponent(swapped), withDestinationURL: victim)
-            let refusal = #expect(throws: SiteWriter.WriteError.self) { try folder.carryOut(plan) }
+            let refusal = #expect(throws: SiteWriter.WriteError.self) { try folder.carryOut(plan, manifest: plan.manifest.serialized()) }
             #expect(refusal?.description.contains("it is a symlink or not a folder") == true, "\(String(describing: refusal))")
             #expect(victimIsWhole(victim), "\((try? FileManager.default.contentsOfDirectory(atPath: victim.path)) ?? [])")
         }
@@ -251,7 +251,7 @@ import Testing
             #expect(writer.intactState() != nil)  // no marker: the folder looks intact
             try writer.sync([try control()])  // nothing to change, and still swept
             let left = try FileManager.default.contentsOfDirectory(atPath: site.path).sorted()
-            #expect(left == ["..herald-writing.herald-12ab", ".herald-manifest", "acme"])
+            #expect(left == ["..herald-writing.herald-12ab", ".herald-manifest", ".herald-seal", "acme"])
         }
     }
 }

@@ -37,7 +37,7 @@ import Testing
             #expect(try String(contentsOf: de, encoding: .utf8) == "{\"x\": {}}\n")
             #expect(changed.manifest.files["acme/weather/de/control.json"] == SHA256.hex(Array("{\"x\": {}}\n".utf8)))
             // No temp files left behind.
-            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && $0 != SiteManifest.fileName }
+            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && $0 != SiteManifest.fileName && $0 != FolderSeal.fileName }
             #expect(leftovers.isEmpty)
         }
     }
@@ -123,7 +123,7 @@ import Testing
             let all = try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted()
             #expect(
                 all == [
-                    ".herald-manifest", "acme", "acme/weather", "acme/weather/de", "acme/weather/de/control.json", "acme/weather/en",
+                    ".herald-manifest", ".herald-seal", "acme", "acme/weather", "acme/weather/de", "acme/weather/de/control.json", "acme/weather/en",
                     "acme/weather/en/control.json",
                 ])
             // A new locale in an existing app: its folder is made the same way, the rest untouched.
@@ -132,7 +132,7 @@ import Testing
             ])
             #expect(more.written == ["acme/weather/pt-BR/control.json"])
             #expect(try String(contentsOf: root.appendingPathComponent("acme/weather/pt-BR/control.json"), encoding: .utf8) == "{}\n")
-            #expect(try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && $0 != ".herald-manifest" }.isEmpty)
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.contains(".herald-") && $0 != ".herald-manifest" && $0 != ".herald-seal" }.isEmpty)
         }
     }
 

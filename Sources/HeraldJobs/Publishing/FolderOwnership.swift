@@ -10,7 +10,7 @@ import HeraldStore
 extension PublishJob {
     /// Refuses writing `folder` as `owner` when its manifest names another owner.
     func checkOwnership(of folder: Folder, as owner: SiteManifest.Owner) throws {
-        guard let existing = SiteWriter(root: folder.root).readManifest().owner, existing != owner else { return }
+        guard let existing = SiteWriter(root: folder.root).manifestHeader()?.owner, existing != owner else { return }
         if existing.purpose == .board {
             throw PublishJobError.foreignFolder(out: folder.root, ours: owner, theirs: existing)
         }

@@ -10,7 +10,8 @@ extension PublishJob {
     /// history keeps left; the contents it lists are kept already, so not stored again.
     func writeRecording(
         runID: Int64, files: [SiteFile], into folder: Folder, scope: PublishScope, previous: SiteManifest? = nil,
-        loaded: Swift.Result<SiteManifest, any Error>? = nil, kept: SiteManifest? = nil, outcome name: PublishRunOutcome = .succeeded,
+        loaded: Swift.Result<SiteManifest, any Error>? = nil, intact: IntactFolder? = nil, kept: SiteManifest? = nil,
+        outcome name: PublishRunOutcome = .succeeded,
         sourceSnapshot: SourceSnapshot? = nil, owner: SiteManifest.Owner, timer: inout PhaseTimer
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
@@ -32,7 +33,8 @@ extension PublishJob {
                     try blobStore.asOperator { try $0.publishRuns.storeBlobs(contents, tenantFolder: tenantFolder) }
                 }
             }
-            outcome = try SiteWriter(root: folder.root, owner: owner).sync(files, scope: folder.folders(of: scope), previous: previous, loaded: loaded)
+            outcome = try SiteWriter(root: folder.root, owner: owner, memory: memory).sync(
+                files, scope: folder.folders(of: scope), previous: previous, loaded: loaded, intact: intact)
             timer.mark("write (\(outcome.written.count) written)")
             try storing?.wait()
         } catch let error as StoreError {

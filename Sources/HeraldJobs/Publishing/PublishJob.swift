@@ -28,6 +28,8 @@ public struct PublishJob {
     public var adopt = false
     /// Told how long each phase took (lock, snapshot, compile, write, record), as it ends.
     public var phaseTimes: PhaseTimes?
+    /// What a long-running publisher remembers of the folder between runs (`publish --watch`).
+    public var memory: FolderMemory?
 
     public init(database: HeraldDatabase, out: URL, wait: Bool = false, phaseTimes: PhaseTimes? = nil) {
         self.database = database
@@ -121,8 +123,8 @@ public struct PublishJob {
         into folder: Folder, at: Date, tenant: Slug?, app: Slug?, held: Set<Slug>?, siteBaseURL: HTTPURL?, dryRun: Bool,
         full: Bool, timer: inout PhaseTimer
     ) throws -> Result {
-        let writer = SiteWriter(root: folder.root)
-        let intact = full || dryRun ? nil : writer.intactState()
+        let writer = SiteWriter(root: folder.root, memory: memory)
+        let intact = full || dryRun ? nil : writer.intactFolder()
         // A --full run reads the folder's manifest (megabytes for a large site) on another
         // thread while the database is read, instead of after the compile, and packs it as
         // the run history keeps manifests: its digest, computed here rather than taken from
@@ -134,6 +136,9 @@ public struct PublishJob {
         // last run over its own folder.
         let wholeFolder: PublishScope = folder.tenant.map { .tenant($0.slug) } ?? .site
         let wholeFolderRun = folder.tenant == nil ? tenant == nil : app == nil
+        // The manifest an incremental run starts from, when the folder's seal spared reading it:
+        // read on another thread while the changed apps are read and compiled.
+        var parsing: BackgroundWork<SiteManifest>?
         let plan = try database.asOperator(.repeatableRead, readOnly: true) { session -> Plan in
             let snapshot = try session.changes.currentSnapshot()
             let owner = SiteManifest.Owner(installation: try session.installationID(), purpose: .site)
@@ -154,6 +159,7 @@ public struct PublishJob {
                 if let changed, changed.isEmpty {
                     return Plan(snapshot: snapshot, owner: owner, tenants: [], changedApps: changed, previous: previous)
                 }
+                if changed != nil, intact.manifest == nil { parsing = BackgroundWork { try writer.manifest(of: intact) } }
             }
             // A second connection reads part of a whole site's campaigns beside this one: the
             // server's work is then split over two processes (and cores).
@@ -190,14 +196,23 @@ public struct PublishJob {
             ? recordedScope
             : .apps(plan.tenants.flatMap { tenant in tenant.apps.map { PublishScope.AppPath(tenant: tenant.slug, app: $0.slug) } })
         // Nothing changed since the run whose files are in place: counted on that run, no row of its own.
-        if plan.changedApps?.isEmpty == true, let previous = plan.previous, let (manifest, _) = intact {
+        if plan.changedApps?.isEmpty == true, let previous = plan.previous, let intact {
             try database.asOperator { try $0.publishRuns.countRepeat(of: previous.id, sourceSnapshot: plan.snapshot) }
+            writer.keepSeal(intact)
             var outcome = SiteWriter.Outcome()
-            outcome.unchanged = manifest.fileCount
-            outcome.manifest = manifest
+            outcome.unchanged = intact.fileCount
             return Result(runID: previous.id, outcome: outcome, warnings: [], apps: 0, repeated: true)
         }
         let loaded = try manifest?.wait()
+        // An incremental run starts from the manifest its check found (read now if the folder's
+        // seal spared reading it then).
+        let incremental = plan.changedApps == nil ? nil : intact
+        let previousManifest: SiteManifest?
+        do {
+            previousManifest = try incremental.map { try parsing?.wait() ?? writer.manifest(of: $0) }
+        } catch {
+            throw PublishJobError.cannotWriteSite(out: out, reason: error)
+        }
         let (runID, kept) = try database.asOperator { session in
             let runID = try session.publishRuns.start(
                 actor: database.actor, outDir: out.path, publishAt: at, scope: recordedScope, baseURL: siteBaseURL?.rawValue,
@@ -212,8 +227,9 @@ public struct PublishJob {
         // An incremental run starts from the manifest checked above against the run history; a
         // --full run from the folder's, with its shards' digests when the history keeps them.
         var outcome = try writeRecording(
-            runID: runID, files: files, into: folder, scope: scope, previous: plan.changedApps == nil ? kept : intact?.manifest,
-            loaded: kept == nil ? loaded?.map(\.manifest) : nil, kept: kept, sourceSnapshot: snapshot, owner: plan.owner, timer: &timer)
+            runID: runID, files: files, into: folder, scope: scope, previous: previousManifest ?? kept,
+            loaded: kept == nil ? loaded?.map(\.manifest) : nil, intact: incremental, kept: kept, sourceSnapshot: snapshot, owner: plan.owner,
+            timer: &timer)
         if plan.changedApps != nil { outcome.unchanged = outcome.manifest.fileCount - outcome.written.count }
         let warnings = site.warnings
         let skipped = plan.skipped

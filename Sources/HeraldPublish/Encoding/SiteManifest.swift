@@ -16,12 +16,22 @@ public struct SiteManifest: Equatable, Sendable {
     /// One app folder's files and the digest of its shard in the run history, when that is
     /// known to match these files.
     public struct AppFiles: Equatable, Sendable {
-        public var files: [String: String]
+        public var files: [String: String] {
+            didSet { lines = nil }
+        }
         public var shardDigest: String?
+        /// The app's file lines as a manifest file held them (read, or written, by this process),
+        /// while `files` is unchanged: written out again as they are, so that a run that changed
+        /// one app does not sort and format the lines of all the others again.
+        var lines: ArraySlice<UInt8>?
 
         public init(files: [String: String] = [:], shardDigest: String? = nil) {
             self.files = files
             self.shardDigest = shardDigest
+        }
+
+        public static func == (lhs: AppFiles, rhs: AppFiles) -> Bool {
+            lhs.files == rhs.files && lhs.shardDigest == rhs.shardDigest
         }
     }
 
@@ -107,7 +117,12 @@ public struct SiteManifest: Equatable, Sendable {
 
     /// The same files with no shard digest trusted (they are recomputed when archived).
     public func forgettingShardDigests() -> SiteManifest {
-        var manifest = SiteManifest(apps: apps.mapValues { AppFiles(files: $0.files) }, complete: complete, archiveDigest: archiveDigest)
+        var manifest = SiteManifest(
+            apps: apps.mapValues { app in
+                var forgotten = AppFiles(files: app.files)
+                forgotten.lines = app.lines
+                return forgotten
+            }, complete: complete, archiveDigest: archiveDigest)
         manifest.owner = owner
         return manifest
     }
@@ -129,18 +144,33 @@ public struct SiteManifest: Equatable, Sendable {
 
     /// `shards`: shard bytes by digest (`ManifestArchive.Packed.shards`), whose lines are an
     /// app's lines here when its shard digest names them: copied, not sorted and written again.
+    /// An app's lines known already (`AppFiles.lines`) are copied too.
     public func serialized(reusing shards: [String: [UInt8]] = [:]) -> [UInt8] {
+        var copy = self
+        return copy.serializing(reusing: shards)
+    }
+
+    /// `serialized(reusing:)`, remembering in each app the lines written for it (a long-running
+    /// publisher writes them out again at its next run).
+    public mutating func serializing(reusing shards: [String: [UInt8]] = [:]) -> [UInt8] {
         var out = Array("herald-manifest 2 \(complete ? "complete" : "incomplete")\(archiveDigest.map { " " + $0 } ?? "")\n".utf8)
         if let owner { out += Array("% owner \(owner.installation) \(owner.purpose.rawValue)\n".utf8) }
         out.reserveCapacity(fileCount * 100)
+        var ranges: [(folder: String, range: Range<Int>)] = []
+        ranges.reserveCapacity(apps.count)
         for (folder, app) in apps.sorted(by: { $0.key < $1.key }) {
             out += Array("@ \(app.shardDigest ?? "-") \(folder)\n".utf8)
+            let start = out.count
             if let digest = app.shardDigest, let shard = shards[digest], shard.starts(with: Self.shardHeader) {
                 out += shard[Self.shardHeader.count...]
+            } else if let lines = app.lines {
+                out += lines
             } else {
                 Self.appendLines(app.files, to: &out)
             }
+            ranges.append((folder, start..<out.count))
         }
+        for (folder, range) in ranges { apps[folder]?.lines = out[range] }
         return out
     }
 
@@ -161,6 +191,35 @@ public struct SiteManifest: Equatable, Sendable {
             out += Array(path.utf8)
             out.append(UInt8(ascii: "\n"))
         }
+    }
+
+    /// What a manifest's first lines say, read without its file lines (megabytes for a large
+    /// site): a run that finds nothing changed, and the ownership check, need only these.
+    public struct Header: Equatable, Sendable {
+        public var complete: Bool
+        public var archiveDigest: String?
+        public var owner: Owner?
+    }
+
+    /// The header of the manifest that starts with `prefix` (its first lines, as read from the
+    /// file's start; `wholeFile`: the file ends there); nil when they are not a manifest's header
+    /// as `decode` reads it.
+    public static func header(_ prefix: some Collection<UInt8>, wholeFile: Bool) -> Header? {
+        var lines = prefix.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false).makeIterator()
+        guard let first = lines.next(), wholeFile || first.count < prefix.count else { return nil }  // a whole first line
+        let words = String(decoding: first, as: UTF8.self).split(separator: " ")
+        guard words.count >= 3, words.count <= 4, words[0] == "herald-manifest", words[1] == "1" || words[1] == "2",
+            words[2] == "complete" || words[2] == "incomplete"
+        else { return nil }
+        var header = Header(complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil, owner: nil)
+        // The owner line, as `decode` reads it (only a whole line counts).
+        if words[1] == "2", let second = lines.next(), lines.next() != nil || wholeFile, second.first == UInt8(ascii: "%") {
+            let words = String(decoding: second, as: UTF8.self).split(separator: " ")
+            guard words.count == 4, words[1] == "owner", let purpose = Owner.Purpose(rawValue: String(words[3])), Owner.isInstallation(words[2])
+            else { return nil }
+            header.owner = Owner(installation: String(words[2]), purpose: purpose)
+        }
+        return header
     }
 
     public static func parse(_ bytes: [UInt8]) -> SiteManifest? {
@@ -192,6 +251,15 @@ public struct SiteManifest: Equatable, Sendable {
         var folder: String?
         var current = AppFiles()
         var owner: Owner?
+        // Where the current group's file lines start in `bytes` (they are kept with its files).
+        var groupStart = bytes.startIndex
+        func closeGroup(at end: Int) {
+            guard let folder else { return }
+            let lines = bytes[groupStart..<max(groupStart, end)]
+            // Whole lines only (a last line without its newline is written out afresh).
+            current.lines = lines.last.map { $0 == UInt8(ascii: "\n") } ?? true ? lines : nil
+            apps[folder] = current
+        }
         for (number, line) in lines.enumerated().dropFirst() where !line.isEmpty {
             if grouped, number == 1, line.first == UInt8(ascii: "%") {
                 let words = String(decoding: line, as: UTF8.self).split(separator: " ")
@@ -208,10 +276,11 @@ public struct SiteManifest: Equatable, Sendable {
                 guard let gap = restBytes.firstIndex(of: UInt8(ascii: " ")), SitePath.isSafeRelative(restBytes[(gap + 1)...]) else {
                     return refuse("line \(number + 1) names no app folder Herald could have made: \(shown(line))")
                 }
-                if let folder { apps[folder] = current }
+                closeGroup(at: line.startIndex)
                 let digest = String(decoding: restBytes[..<gap], as: UTF8.self)
                 folder = String(decoding: restBytes[(gap + 1)...], as: UTF8.self)
                 current = AppFiles(shardDigest: digest == "-" ? nil : digest)
+                groupStart = min(line.endIndex + 1, bytes.endIndex)
                 continue
             }
             guard SitePath.isSafeRelative(restBytes) else {
@@ -225,7 +294,7 @@ public struct SiteManifest: Equatable, Sendable {
                 apps[appFolder(of: rest), default: AppFiles()].files[rest] = first == "-" ? "" : first
             }
         }
-        if let folder { apps[folder] = current }
+        closeGroup(at: bytes.endIndex)
         var manifest = SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil)
         manifest.owner = owner
         return .success(manifest)

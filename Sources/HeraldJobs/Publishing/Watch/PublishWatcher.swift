@@ -74,6 +74,9 @@ public final class PublishWatcher {
     private let report: (Event) -> Void
     /// A random number in 0...1 (jitter); injectable so that tests can pin it.
     private let random: () -> Double
+    /// The folder as the last run left it (its manifest, parsed, and its seal): a run that finds
+    /// the manifest file and every sealed folder as they were reads neither again.
+    let memory = FolderMemory()
 
     /// `open`: a new connection to the database (called at start and after every loss).
     /// `tenant`: watch and publish one tenant (a tenant operator's login watches its own).
@@ -251,6 +254,7 @@ public final class PublishWatcher {
     private func publish(at: Date, with connected: Connected) throws -> PublishJob.Result {
         var job = PublishJob(database: connected.database, out: out, wait: false)
         job.adopt = adopt
+        job.memory = memory
         return try job.publish(at: at, tenant: connected.tenant, app: nil, siteBaseURL: siteBaseURL, dryRun: false)
     }
 
