@@ -89,6 +89,8 @@ import Testing
                 (["--body", "No time."], 65, "a local notification needs a fire time"),
                 (["--body", "", "--fire-at", "2030-12-24T09:00"], 65, "body"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge=-1"], 65, "badge -1 is not a badge"),
+                // Written apart, a negative value is still the option's value (not a flag of its own).
+                (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge", "-1"], 65, "badge -1 is not a badge"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--badge", "100000"], 65, "badge 100000 is not a badge"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--repeat", "second"], 65, "shorter than iOS allows"),
                 (["--body", "x.", "--fire-at", "2030-12-24T09:00", "--sound", "../sounds/a.caf"], 65, "is not a plain file name"),
@@ -175,6 +177,10 @@ import Testing
             ])
             let bad = try herald.run(["campaign", "update", "tour", "--app", "weather", "--push-badge", "+0"])
             #expect(bad.status == 65 && bad.stderr.contains("changes nothing"), "\(bad)")
+            // `-1`, as --help writes it, is the value after --push-badge, not a flag.
+            try herald.succeed(["campaign", "update", "tour", "--app", "weather", "--push-badge", "-1"])
+            #expect(try herald.succeed(["campaign", "show", "tour", "--app", "weather"]).stdout.contains("push badge   -1"))
+            try herald.succeed(["campaign", "update", "tour", "--app", "weather", "--push-badge", "+1"])
             try herald.succeed(["campaign", "activate", "tour", "--app", "weather"])
             try withTemporaryDirectory { root in
                 try herald.succeed(["publish", "--out", root.path])

@@ -15,7 +15,9 @@ struct NotificationOptions: ParsableArguments {
         name: .customLong("repeat"),
         help: ArgumentHelp("Local notification repeat: minute, hour, day, week, month or year (default: fires once).", valueName: "unit"))
     var repeatInterval: String?
-    @Option(help: ArgumentHelp("Local notification badge on the app's icon (0 removes the badge).", valueName: "n"))
+    // `.unconditional`: the value after the flag is the value, even `-1` (which would otherwise
+    // read as a flag, leaving the option without one): a badge's words say what is wrong with it.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Local notification badge on the app's icon (0 removes the badge).", valueName: "n"))
     var badge: String?
     @Option(help: ArgumentHelp("Local notification sound: default, or a .caf/.aif/.wav file of the app's bundle (default: silent).", valueName: "name"))
     var sound: String?
@@ -34,7 +36,7 @@ struct NotificationOptions: ParsableArguments {
     @Option(name: .customLong("push-sound"), help: ArgumentHelp("Story push sound: default, or a .caf/.aif/.wav file of the app's bundle.", valueName: "name"))
     var pushSound: String?
     @Option(
-        name: .customLong("push-badge"),
+        name: .customLong("push-badge"), parsing: .unconditional,
         help: ArgumentHelp("Story push badge: a number (0 removes it), or a change of Pushwoosh's count, +1 or -1.", valueName: "n|+n|-n"))
     var pushBadge: String?
 
