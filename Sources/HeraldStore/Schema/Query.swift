@@ -170,9 +170,8 @@ struct NamedStatements {
             var name: String?
             var bodyStart = text.startIndex
             func finish(_ end: String.Index) {
-                let lines = Self.lines(text[bodyStart..<end])
                 guard let name else {
-                    if lines.contains(where: { !$0.isEmpty && !$0.hasPrefix("--") }) {
+                    if Self.lines(text[bodyStart..<end]).contains(where: { !$0.isEmpty && !$0.hasPrefix("--") }) {
                         problems.append("\(file): SQL before the first \"-- name:\" line")
                     }
                     return
