@@ -39,11 +39,18 @@ import Testing
                     usleep(2_000)
                     switch n {
                     case 150:
-                        // The collector killed mid-flush, and back on the same port a moment later.
+                        // The collector killed mid-flush, and back on the same port once the reporter
+                        // has met the dead port (as with the outage below: under load it may still be
+                        // waiting out a 429 when the loop gets here, and the kill must be seen).
                         collector?.signal(SIGKILL)
                         _ = collector?.waitForExit()
                         collector = nil
                         usleep(300_000)
+                        let killDeadline = Date().addingTimeInterval(30)
+                        while Date() < killDeadline, !logged.withLock({ $0.contains { $0.hasPrefix("network error") } }) {
+                            current?.flush()
+                            usleep(100_000)
+                        }
                         collector = try RunningCollector(database: database, port: port, arguments: limits)
                     case 400:
                         try server.stop()
