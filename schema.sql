@@ -1081,6 +1081,31 @@ END
 $$;
 
 --
+-- Name: herald_reporting_scope(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_reporting_scope(OUT tenant_ids bigint[], OUT tenant text) RETURNS record
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    one bigint := public.herald_login_tenant();
+BEGIN
+    IF one IS NOT NULL THEN
+        tenant_ids := ARRAY[one];
+        tenant := public.herald_login_tenant_slug();
+    ELSIF current_user = 'herald_tenant' THEN
+        -- Herald's own login in a tenant's unit of work (only Herald's login may become it).
+        one := public.herald_current_tenant();
+        tenant_ids := ARRAY[one];
+        tenant := (SELECT t.slug::text FROM public.tenants t WHERE t.id = one);
+    ELSIF public.herald_reporting_every_tenant(current_user) THEN
+        tenant_ids := ARRAY(SELECT t.id FROM public.tenants t);
+    END IF;
+END
+$$;
+
+--
 -- Name: herald_revoke_operator(text, bigint); Type: FUNCTION; Schema: public
 --
 
@@ -1878,7 +1903,15 @@ ALTER TABLE public.tenants ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 --
 
 CREATE VIEW reporting.app_summary WITH (security_barrier='true') AS
- SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+ WITH scope AS MATERIALIZED (
+         SELECT s.tenant_ids,
+            s.tenant
+           FROM public.herald_reporting_scope() s(tenant_ids, tenant)
+        )
+ SELECT COALESCE(( SELECT scope.tenant
+           FROM scope), ( SELECT (t.slug)::text AS slug
+           FROM public.tenants t
+          WHERE (t.id = r.tenant_id))) AS tenant,
     (a.slug)::text AS app,
     count(*) AS campaigns,
     (sum(r.delivered))::bigint AS delivered,
@@ -1893,27 +1926,10 @@ CREATE VIEW reporting.app_summary WITH (security_barrier='true') AS
     max(r.last_at) AS last_event
    FROM (public.campaign_rollup r
      JOIN public.apps a ON ((a.id = r.app_id)))
-  WHERE ((r.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
-  GROUP BY a.slug
-UNION ALL
- SELECT (t.slug)::text AS tenant,
-    (a.slug)::text AS app,
-    count(*) AS campaigns,
-    (sum(r.delivered))::bigint AS delivered,
-    (sum(r.impressions))::bigint AS impressions,
-    (sum(r.clicks))::bigint AS clicks,
-    (sum(r.dismissals))::bigint AS dismissals,
-        CASE
-            WHEN (sum(r.impressions) > (0)::numeric) THEN round((sum(r.clicks) / sum(r.impressions)), 4)
-            ELSE NULL::numeric
-        END AS click_through_rate,
-    min(r.first_at) AS first_event,
-    max(r.last_at) AS last_event
-   FROM ((public.campaign_rollup r
-     JOIN public.apps a ON ((a.id = r.app_id)))
-     JOIN public.tenants t ON ((t.id = r.tenant_id)))
-  WHERE ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant)
-  GROUP BY t.slug, a.slug;
+  WHERE ((r.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (a.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])))
+  GROUP BY r.tenant_id, a.slug;
 
 --
 -- Name: VIEW app_summary; Type: COMMENT; Schema: reporting
@@ -1926,7 +1942,15 @@ COMMENT ON VIEW reporting.app_summary IS 'Per app, all time: campaigns, delivere
 --
 
 CREATE VIEW reporting.campaign_daily WITH (security_barrier='true') AS
- SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+ WITH scope AS MATERIALIZED (
+         SELECT s.tenant_ids,
+            s.tenant
+           FROM public.herald_reporting_scope() s(tenant_ids, tenant)
+        )
+ SELECT COALESCE(( SELECT scope.tenant
+           FROM scope), ( SELECT (t.slug)::text AS slug
+           FROM public.tenants t
+          WHERE (t.id = d.tenant_id))) AS tenant,
     (a.slug)::text AS app,
     (c.key)::text AS campaign,
     d.day,
@@ -1938,22 +1962,10 @@ CREATE VIEW reporting.campaign_daily WITH (security_barrier='true') AS
      CROSS JOIN LATERAL ( VALUES ('delivered'::text,d.delivered,d.delivered_devices), ('impression'::text,d.impressions,d.impression_devices), ('click'::text,d.clicks,d.click_devices), ('dismiss'::text,d.dismissals,d.dismiss_devices)) k(event, events, unique_devices))
      JOIN public.campaigns c ON ((c.id = d.campaign_id)))
      JOIN public.apps a ON (((a.id = d.app_id) AND (a.id = c.app_id))))
-  WHERE ((k.events > 0) AND (d.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (c.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
-UNION ALL
- SELECT (t.slug)::text AS tenant,
-    (a.slug)::text AS app,
-    (c.key)::text AS campaign,
-    d.day,
-    (d.locale)::text AS locale,
-    k.event,
-    k.events,
-    k.unique_devices
-   FROM ((((public.campaign_daily_rollup d
-     CROSS JOIN LATERAL ( VALUES ('delivered'::text,d.delivered,d.delivered_devices), ('impression'::text,d.impressions,d.impression_devices), ('click'::text,d.clicks,d.click_devices), ('dismiss'::text,d.dismissals,d.dismiss_devices)) k(event, events, unique_devices))
-     JOIN public.campaigns c ON ((c.id = d.campaign_id)))
-     JOIN public.apps a ON (((a.id = d.app_id) AND (a.id = c.app_id))))
-     JOIN public.tenants t ON ((t.id = d.tenant_id)))
-  WHERE ((k.events > 0) AND ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant));
+  WHERE ((k.events > 0) AND (d.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (c.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (a.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])));
 
 --
 -- Name: VIEW campaign_daily; Type: COMMENT; Schema: reporting
@@ -1966,7 +1978,15 @@ COMMENT ON VIEW reporting.campaign_daily IS 'Per campaign, UTC day, locale and e
 --
 
 CREATE VIEW reporting.campaign_summary WITH (security_barrier='true') AS
- SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+ WITH scope AS MATERIALIZED (
+         SELECT s.tenant_ids,
+            s.tenant
+           FROM public.herald_reporting_scope() s(tenant_ids, tenant)
+        )
+ SELECT COALESCE(( SELECT scope.tenant
+           FROM scope), ( SELECT (t.slug)::text AS slug
+           FROM public.tenants t
+          WHERE (t.id = r.tenant_id))) AS tenant,
     (a.slug)::text AS app,
     (c.key)::text AS campaign,
     (c.kind)::text AS kind,
@@ -1984,28 +2004,10 @@ CREATE VIEW reporting.campaign_summary WITH (security_barrier='true') AS
    FROM ((public.campaign_rollup r
      JOIN public.campaigns c ON ((c.id = r.campaign_id)))
      JOIN public.apps a ON (((a.id = r.app_id) AND (a.id = c.app_id))))
-  WHERE ((r.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (c.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
-UNION ALL
- SELECT (t.slug)::text AS tenant,
-    (a.slug)::text AS app,
-    (c.key)::text AS campaign,
-    (c.kind)::text AS kind,
-    r.delivered,
-    r.impressions,
-    r.clicks,
-    r.dismissals,
-    r.unique_devices,
-        CASE
-            WHEN (r.impressions > 0) THEN round(((r.clicks)::numeric / (r.impressions)::numeric), 4)
-            ELSE NULL::numeric
-        END AS click_through_rate,
-    r.first_at AS first_event,
-    r.last_at AS last_event
-   FROM (((public.campaign_rollup r
-     JOIN public.campaigns c ON ((c.id = r.campaign_id)))
-     JOIN public.apps a ON (((a.id = r.app_id) AND (a.id = c.app_id))))
-     JOIN public.tenants t ON ((t.id = r.tenant_id)))
-  WHERE ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant);
+  WHERE ((r.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (c.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (a.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])));
 
 --
 -- Name: VIEW campaign_summary; Type: COMMENT; Schema: reporting
@@ -2018,7 +2020,15 @@ COMMENT ON VIEW reporting.campaign_summary IS 'Per campaign, all time: delivered
 --
 
 CREATE VIEW reporting.device_history WITH (security_barrier='true') AS
- SELECT ( SELECT public.herald_login_tenant_slug() AS herald_login_tenant_slug) AS tenant,
+ WITH scope AS MATERIALIZED (
+         SELECT s.tenant_ids,
+            s.tenant
+           FROM public.herald_reporting_scope() s(tenant_ids, tenant)
+        )
+ SELECT COALESCE(( SELECT scope.tenant
+           FROM scope), ( SELECT (t.slug)::text AS slug
+           FROM public.tenants t
+          WHERE (t.id = e.tenant_id))) AS tenant,
     (a.slug)::text AS app,
     e.device,
     e.at,
@@ -2032,24 +2042,10 @@ CREATE VIEW reporting.device_history WITH (security_barrier='true') AS
    FROM ((public.delivery_events e
      JOIN public.campaigns c ON ((c.id = e.campaign_id)))
      JOIN public.apps a ON (((a.id = e.app_id) AND (a.id = c.app_id))))
-  WHERE ((e.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (c.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)) AND (a.tenant_id = ( SELECT public.herald_login_tenant() AS herald_login_tenant)))
-UNION ALL
- SELECT (t.slug)::text AS tenant,
-    (a.slug)::text AS app,
-    e.device,
-    e.at,
-    (c.key)::text AS campaign,
-    (c.kind)::text AS kind,
-    (e.kind)::text AS event,
-    (e.locale)::text AS locale,
-    e.app_version,
-    e.os_version,
-    e.event_id
-   FROM (((public.delivery_events e
-     JOIN public.campaigns c ON ((c.id = e.campaign_id)))
-     JOIN public.apps a ON (((a.id = e.app_id) AND (a.id = c.app_id))))
-     JOIN public.tenants t ON ((t.id = e.tenant_id)))
-  WHERE ( SELECT public.herald_reporting_every_tenant(CURRENT_USER) AS herald_reporting_every_tenant);
+  WHERE ((e.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (c.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])) AND (a.tenant_id = ANY (( SELECT scope.tenant_ids
+           FROM scope)::bigint[])));
 
 --
 -- Name: VIEW device_history; Type: COMMENT; Schema: reporting
