@@ -1089,18 +1089,14 @@ CREATE FUNCTION public.herald_reporting_scope(OUT tenant_ids bigint[], OUT tenan
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
 DECLARE
-    one bigint := public.herald_login_tenant();
+    own bigint := public.herald_login_tenant();
 BEGIN
-    IF one IS NOT NULL THEN
-        tenant_ids := ARRAY[one];
+    IF own IS NOT NULL THEN
+        tenant_ids := ARRAY[own];
         tenant := public.herald_login_tenant_slug();
-    ELSIF current_user = 'herald_tenant' THEN
-        -- Herald's own login in a tenant's unit of work (only Herald's login may become it).
-        one := public.herald_current_tenant();
-        tenant_ids := ARRAY[one];
-        tenant := (SELECT t.slug::text FROM public.tenants t WHERE t.id = one);
     ELSIF public.herald_reporting_every_tenant(current_user) THEN
-        tenant_ids := ARRAY(SELECT t.id FROM public.tenants t);
+        tenant := nullif(current_setting('herald.reporting_tenant', true), '');
+        tenant_ids := ARRAY(SELECT t.id FROM public.tenants t WHERE tenant IS NULL OR t.slug = tenant);
     END IF;
 END
 $$;

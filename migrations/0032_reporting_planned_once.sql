@@ -4,34 +4,31 @@
 -- role's, of which at most one returns rows; PostgreSQL planned both for every query. For one
 -- device's history that planning was most of the time: 2.2 times the same question asked of
 -- the tables. Each view is now one reading, whose tenants are a list computed once per
--- statement (`herald_reporting_scope`): a tenant's login's own tenant; Herald's own login in
--- a tenant's unit of work (`herald report --tenant`), that tenant; Herald's operator role,
--- every tenant. `tenant_id = ANY (list)` is an index condition that leads with the tenant, as
--- `tenant_id = x` was, and the analyst's own conditions stay beside it.
+-- statement (`herald_reporting_scope`): a tenant's login's own tenant; for Herald's operator
+-- role, every tenant, or the one its session names in `herald.reporting_tenant` (a slug:
+-- `herald report --tenant` sets it, a DBA may). `tenant_id = ANY (list)` is an index
+-- condition that leads with the tenant, as `tenant_id = x` was, and the analyst's own
+-- conditions stay beside it.
 --
 -- The `tenant` column is the scope's slug when it has one tenant: the tenants table is then
 -- never read (a condition on `tenant` is checked on the caller's own rows). Over every tenant
 -- each row's slug is looked up by the row's tenant id.
 
--- The tenants the caller reads, and their slug when there is one. Not a security definer:
--- the tenants table is read as the caller (whose row policies hold it to what it may see);
--- the login's own tenant comes from herald_login_tenant(), which is one.
+-- The tenants the caller reads, and their slug when there is one. Not a security definer: the
+-- tenants table is read as Herald's operator role; the login's own tenant comes from
+-- herald_login_tenant(), which is one. A tenant's login is held to its tenant whatever it sets.
 CREATE FUNCTION herald_reporting_scope(OUT tenant_ids bigint[], OUT tenant text)
     LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
     AS $$
 DECLARE
-    one bigint := public.herald_login_tenant();
+    own bigint := public.herald_login_tenant();
 BEGIN
-    IF one IS NOT NULL THEN
-        tenant_ids := ARRAY[one];
+    IF own IS NOT NULL THEN
+        tenant_ids := ARRAY[own];
         tenant := public.herald_login_tenant_slug();
-    ELSIF current_user = 'herald_tenant' THEN
-        -- Herald's own login in a tenant's unit of work (only Herald's login may become it).
-        one := public.herald_current_tenant();
-        tenant_ids := ARRAY[one];
-        tenant := (SELECT t.slug::text FROM public.tenants t WHERE t.id = one);
     ELSIF public.herald_reporting_every_tenant(current_user) THEN
-        tenant_ids := ARRAY(SELECT t.id FROM public.tenants t);
+        tenant := nullif(current_setting('herald.reporting_tenant', true), '');
+        tenant_ids := ARRAY(SELECT t.id FROM public.tenants t WHERE tenant IS NULL OR t.slug = tenant);
     END IF;
 END
 $$;

@@ -49,6 +49,7 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
         // do. (After the saturating phase, autovacuum works through the millions of rows it
         // stored, beside the next phase.)
         let before = try count(collectDatabase)
+        let commitsBefore = try CollectorCommits.read(port: collector.port)
         let delay = max(0, Int(Double(connections) * 20.0 / 20_000.0 * 1000.0) - 5)
         let paced = try wrk(port: collector.port, key: key, connections: connections, seconds: phase, delay: delay, run: run * 2 + 1)
         let afterPaced = try count(collectDatabase)
@@ -56,6 +57,8 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
         let pacedRate = Double(afterPaced - before) / paced.seconds
         line("run \(run): paced (mean \(delay) ms between batches)", String(format: "%.0f events/s stored (%@)", pacedRate, paced.statuses))
         line("  acknowledgement latency", String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms", paced.p50, paced.p99, paced.max))
+        let commitsPaced = try CollectorCommits.read(port: collector.port)
+        line("  the collector's commits", commitsPaced.since(commitsBefore).summary)
         // Then as fast as the collector answers: how many events a second it stores.
         let fast = try wrk(port: collector.port, key: key, connections: connections, seconds: phase, delay: 0, run: run * 2)
         let after = try count(collectDatabase)
@@ -63,6 +66,7 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
         let rate = Double(after - afterPaced) / fast.seconds
         line("run \(run): as fast as answered", String(format: "%.0f events/s stored (%d requests, %@)", rate, fast.requests, fast.statuses))
         line("  acknowledgement latency", String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms", fast.p50, fast.p99, fast.max))
+        line("  the collector's commits", try CollectorCommits.read(port: collector.port).since(commitsPaced).summary)
         line("  collector peak memory (VmHWM)", "\(collector.peakMemoryMB()) MB")
         fflush(nil)
 
@@ -185,9 +189,12 @@ private final class CollectorProcess {
         log = URL(fileURLWithPath: "/tmp/herald-collect-bench-\(getpid()).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = herald
-        // HERALD_COLLECT_CONNECTIONS: the collector's --connections (default its own), to compare.
+        // HERALD_COLLECT_CONNECTIONS: the collector's --connections (default its own), and
+        // HERALD_COLLECT_MAX_EVENTS_PER_COMMIT its --max-events-per-commit, to compare.
+        let environment = ProcessInfo.processInfo.environment
         process.arguments = ["collect", "--listen", "127.0.0.1:0"]
-            + (ProcessInfo.processInfo.environment["HERALD_COLLECT_CONNECTIONS"].map { ["--connections", $0] } ?? [])
+            + (environment["HERALD_COLLECT_CONNECTIONS"].map { ["--connections", $0] } ?? [])
+            + (environment["HERALD_COLLECT_MAX_EVENTS_PER_COMMIT"].map { ["--max-events-per-commit", $0] } ?? [])
         process.environment = HeraldCLI(database: database).environment
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice

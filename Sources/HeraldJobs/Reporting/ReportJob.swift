@@ -19,22 +19,16 @@ public struct ReportJob {
     }
 
     /// The report of `kind` for `filter`; a tenant operator's login reads its own tenant's
-    /// rows whatever `filter.tenant` names (another is refused). One tenant's report is read
-    /// in that tenant's unit of work, so the views read its rows alone.
+    /// rows whatever `filter.tenant` names (another is refused).
     public func report(_ kind: Kind, _ filter: ReportFilter) throws -> ReportTable {
         var filter = filter
         filter.tenant = try database.optionalTenant(filter.tenant)
-        if let tenant = filter.tenant {
-            return try database.inTenant(tenant, readOnly: true) { try Self.read(kind, filter, $0.reports) }
-        }
-        return try database.asOperator(readOnly: true) { try Self.read(kind, filter, $0.reports) }
-    }
-
-    private static func read(_ kind: Kind, _ filter: ReportFilter, _ reports: Reports) throws -> ReportTable {
-        switch kind {
-        case .campaigns: try reports.campaigns(filter)
-        case .daily: try reports.daily(filter)
-        case .device: try reports.device(filter)
+        return try database.asOperator(readOnly: true) { session in
+            switch kind {
+            case .campaigns: try session.reports.campaigns(filter)
+            case .daily: try session.reports.daily(filter)
+            case .device: try session.reports.device(filter)
+            }
         }
     }
 }

@@ -38,12 +38,6 @@ public struct Reports {
         connection = session.connection
     }
 
-    /// Reports of one tenant, read in its unit of work: the views then read that tenant's
-    /// rows alone, by the indexes that lead with it (0032), not every tenant's filtered.
-    public init(_ session: TenantSession) {
-        connection = session.connection
-    }
-
     /// Per campaign over the window (daily rollups), with the campaign's all-time unique devices.
     public func campaigns(_ filter: ReportFilter) throws -> ReportTable {
         try table(
@@ -67,9 +61,7 @@ public struct Reports {
     ) throws -> ReportTable {
         let parameters: [any PostgresEncodable] =
             [filter.tenant?.rawValue, filter.app?.rawValue, filter.campaign?.rawValue, filter.since, filter.until] + extra
-        // A large history's estimated cost would make PostgreSQL compile the query (JIT), at a
-        // cost of more than the query itself (0025).
-        try connection.execute("SET LOCAL jit = off")
+        try connection.execute(ReportScope(tenant: filter.tenant?.rawValue ?? ""))
         let result = try connection.query(query.sql, parameters)
         let columns = result.columns
         let rows = try result.map { row in try columns.map { try row.decode($0, as: String?.self) } }
@@ -81,6 +73,3 @@ extension OperatorSession {
     public var reports: Reports { Reports(self) }
 }
 
-extension TenantSession {
-    public var reports: Reports { Reports(self) }
-}

@@ -124,6 +124,7 @@ enum Query: String, CaseIterable, Sendable {
     case localDatabaseExists = "local-database-exists"
     case createLocalDatabase = "create-local-database"
     // reporting.sql
+    case reportScope = "report-scope"
     case reportCampaigns = "report-campaigns"
     case reportDaily = "report-daily"
     case reportDevice = "report-device"

@@ -45,6 +45,9 @@ struct CollectCommand: ParsableCommand {
 
     @Option(help: .hidden) var activityLogSeconds = 60
 
+    /// The most events one commit takes (for measuring; the default suits the 2-core reference machine).
+    @Option(help: .hidden) var maxEventsPerCommit: Int?
+
     func run() throws {
         try reportingFailures {
             let (host, port) = try Self.address(listen)
@@ -64,6 +67,12 @@ struct CollectCommand: ParsableCommand {
             configuration.readTimeoutSeconds = Int64(readTimeout)
             configuration.activityLogSeconds = activityLogSeconds
             configuration.store.committers = connections
+            if let maxEventsPerCommit {
+                guard maxEventsPerCommit >= 1 else {
+                    throw InputError(message: "--max-events-per-commit must be at least 1, not \(maxEventsPerCommit)", code: ExitStatus.usage)
+                }
+                configuration.store.maxEventsPerCommit = maxEventsPerCommit
+            }
             configuration.store.eventsPerSecondPerKey = Double(keyRate)
             configuration.store.burstPerKey = Double(keyBurst ?? max(keyRate * 2, 1_000))
             do {
