@@ -147,6 +147,13 @@ import Testing
                 seen("SELECT herald_reporting_every_tenant('herald_operator')::text")
                 seen("SELECT herald_reporting_every_tenant(current_user)::text")
                 seen("SELECT (herald_login_tenant_slug() IS DISTINCT FROM 'acme')::text")
+                seen("SELECT (tenant IS DISTINCT FROM 'acme' OR tenant_ids <> ARRAY[(SELECT id FROM tenants WHERE slug = 'acme')])::text FROM herald_reporting_scope()")
+                // The setting that narrows herald_operator's views to one tenant moves no tenant's login
+                // (set_config's value compared to 'x': false, so `seen` runs it as a step).
+                seen("SELECT (set_config('herald.reporting_tenant', 'demo', false) = 'x')::text")
+                seen("SELECT (tenant IS DISTINCT FROM 'acme' OR cardinality(tenant_ids) <> 1)::text FROM herald_reporting_scope()")
+                seen("SELECT count(*)::text FROM reporting.campaign_summary WHERE tenant <> 'acme'")
+                seen("SELECT (set_config('herald.reporting_tenant', '', false) = 'x')::text")
                 seen("SELECT (herald_login_tenant() IS DISTINCT FROM (SELECT id FROM tenants WHERE slug = 'acme'))::text")
                 seen("SELECT (kind <> 'operator' OR tenant <> 'acme')::text FROM herald_login()")
                 seen("SELECT (coalesce(herald_first_visible_tenant(), 0) = $1 OR coalesce(herald_last_visible_tenant(), 0) = $1)::text", [demo])
