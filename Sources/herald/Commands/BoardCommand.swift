@@ -53,7 +53,7 @@ struct BoardCommand: ParsableCommand {
             }
             let moment = try at.map { try flagTime($0, flag: "--at") }
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
-            let outcome = try BoardJob(Environment.openDatabase()).write(
+            let outcome = try BoardJob(Environment.openDatabase(), phaseTimes: Environment.phaseTimes).write(
                 to: outURL,
                 BoardJob.Options(
                     tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
