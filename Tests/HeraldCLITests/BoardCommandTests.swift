@@ -185,10 +185,10 @@ import Testing
         #expect(Set(cells.compactMap { $0.first as? String }) == ["de", "en", "pt-BR"], "\(page)")
         if page.hasSuffix("/tour.html") {
             let story = try browser.evaluate("""
-                (() => { const pages = document.querySelector('.pages'); const story = document.querySelector('.story').getBoundingClientRect();
-                  const first = document.querySelector('.page').getBoundingClientRect();
+                (() => { const card = document.querySelector('#card-en'); const pages = card.querySelector('.pages');
+                  const story = card.querySelector('.story').getBoundingClientRect(); const first = card.querySelector('.page').getBoundingClientRect();
                   return [getComputedStyle(pages).scrollSnapType, story.height / story.width, Math.abs(first.width - pages.clientWidth) < 2,
-                          pages.scrollWidth > pages.clientWidth, document.querySelector('.pages-cue').textContent]; })()
+                          pages.scrollWidth > pages.clientWidth, card.querySelector('.pages-cue').textContent]; })()
                 """) as? [Any] ?? []
             #expect(story.count == 5 && (story[0] as? String)?.hasPrefix("x") == true, "\(story)")
             #expect(abs(((story.count > 1 ? story[1] as? Double : nil) ?? 0) - 19.5 / 9) < 0.05, "a story page is phone-shaped (9:19.5): \(story)")
