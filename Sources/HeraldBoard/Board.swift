@@ -6,45 +6,42 @@ import HeraldPublish
 /// input gives the same bytes, so the site writer leaves an unchanged board untouched.
 ///
 /// Layout, under the output folder:
-///   board/index.html                          tenants → apps → campaigns, schedules, top campaigns
+///   board/index.html                          tenants → apps, top campaigns, what changed since the previous board
+///   board/<tenant>/<app>.html                 an app's campaigns with a filter by state, its schedules
 ///   board/<tenant>/<app>/<campaign>.html      each locale as devices draw it, who sees what, charts
 ///   board/history.html                        publish runs and the files each changed
 ///   board/assets/board.css                    the one stylesheet
+///   board/assets/inputs.txt                   what each page was made from (`BoardMemory`)
 public enum Board {
     /// Everything the board writes lives under this folder of the output folder.
     public static let folder = "board"
     public static let indexPath = "board/index.html"
     public static let historyPath = "board/history.html"
     public static let stylesheetPath = "board/assets/board.css"
+    /// The board's layout, in the renderer's name a board keeps (a page kept from a board of
+    /// another layout is made again).
+    public static let layoutVersion = 2
 
     public static func campaignPath(tenant: Slug, app: Slug, campaign: Slug) -> String {
         "board/\(tenant)/\(app)/\(campaign).html"
     }
 
-    /// Every file of the board, sorted by path.
-    public static func render(_ input: BoardInput) -> [SiteFile] {
-        let context = BoardContext(input)
-        var pages: [(String, HTML)] = [
-            (indexPath, IndexPage.render(context)),
-            (historyPath, HistoryPage.render(context)),
-        ]
-        for tenant in context.tenants {
-            for app in tenant.apps {
-                for campaign in app.campaigns {
-                    pages.append((campaignPath(tenant: tenant.slug, app: app.slug, campaign: campaign.key),
-                        CampaignPage.render(campaign, app: app, tenant: tenant, context: context)))
-                }
-            }
-        }
-        var files = pages.compactMap { path, html in
-            SitePath(relative: path).map { SiteFile(path: $0, bytes: Array(html.raw.utf8)) }
-        }
-        if let stylesheet = SitePath(relative: stylesheetPath) {
-            files.append(SiteFile(path: stylesheet, bytes: Array(Layout.stylesheet.utf8)))
-        }
-        return files.sorted { $0.path < $1.path }
+    /// `board/<tenant>/<app>.html`: one app's campaigns (the index links each app here).
+    public static func appPath(tenant: Slug, app: Slug) -> String {
+        "board/\(tenant)/\(app).html"
     }
 
+    /// Every file of the board, sorted by path, every page rendered.
+    public static func render(_ input: BoardInput) -> [SiteFile] {
+        plan(input, previous: nil, renderer: "").files(kept: [:])
+    }
+
+    /// What this board is made from, page by page, against what the previous board was made
+    /// from (`previous`, from its `BoardMemory`); `renderer` names what renders the pages
+    /// (pages another renderer made are made again).
+    public static func plan(_ input: BoardInput, previous: BoardMemory?, renderer: String) -> BoardPlan {
+        BoardPlan(input, previous: previous, renderer: renderer)
+    }
     /// The matrix of one campaign, as the board shows it (for tests and tools).
     public static func matrix(_ input: BoardInput, tenant: Slug, app: Slug, campaign: Slug) -> [MatrixRow] {
         let context = BoardContext(input)
@@ -52,13 +49,15 @@ public enum Board {
             let appSpec = tenantSpec.apps.first(where: { $0.slug == app }),
             let campaignSpec = appSpec.campaigns.first(where: { $0.key == campaign })
         else { return [] }
-        return DeviceMatrix.rows(for: campaignSpec, app: appSpec, tenant: tenantSpec, files: context.files, at: input.at)
+        return DeviceMatrix.rows(for: campaignSpec, app: appSpec, tenant: tenantSpec, files: context.files, at: context.timelineMoment)
     }
 }
 
 /// What every page needs, worked out once.
-struct BoardContext {
+struct BoardContext: Sendable {
     let input: BoardInput
+    /// The campaigns changed since the previous board (nil: not known, as for `render`).
+    var changes: BoardChanges?
     let tenants: [TenantSpec]
     /// Each locale's files as devices read them, by locale folder.
     let files: [[String]: LocaleFiles]
@@ -75,7 +74,10 @@ struct BoardContext {
             return tenant
         }
         // What publish would write now: the device matrix reads these files, as preview does.
-        let site = SiteCompiler(siteBaseURL: input.siteBaseURL).compile(tenants, at: input.at)
+        // The board's "now" is a minute (or `--at` as given): states, schedules, the matrix's
+        // files and the timelines all at the same moment, so that badge, table and chart agree.
+        let now = Self.now(input)
+        let site = SiteCompiler(siteBaseURL: input.siteBaseURL).compile(tenants, at: now)
         files = LocaleFiles.byLocale(site.files)
         warnings = BoardWarnings(tenants: tenants, site: site)
         days = DaySeries.days(since: input.since, until: input.until)
@@ -100,7 +102,9 @@ struct BoardContext {
 
     /// Where the timelines put "now": `--at` as given, else the minute it falls in (the
     /// board's states and badges are to the minute too, so that all three agree).
-    var timelineMoment: Date {
+    var timelineMoment: Date { Self.now(input) }
+
+    static func now(_ input: BoardInput) -> Date {
         input.atIsExplicit ? input.at : Date(timeIntervalSince1970: (input.at.timeIntervalSince1970 / 60).rounded(.down) * 60)
     }
 

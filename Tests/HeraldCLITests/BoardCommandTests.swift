@@ -36,6 +36,12 @@ import Testing
                   status: active
                   content:
                     en: {title: \(text), message: \(text), actionUrl: "javascript:window.__pwned=3", actionButton: \(text)}
+                - key: long
+                  kind: alert
+                  name: A long alert
+                  status: active
+                  content:
+                    en: {title: Long read, message: '\(String(repeating: "A long message that goes on. ", count: 120))', actionUrl: "https://example.com/more", actionButton: More}
                 - key: xss-banner
                   kind: banner
                   name: \(text)
@@ -99,7 +105,7 @@ import Testing
                 // page is for (cards, matrix, screenshots).
                 let folder = review.standardizedFileURL.absoluteString
                 let pages = mtimes.keys.filter { $0.hasSuffix(".html") }.sorted()
-                #expect(pages.count == 7, "\(pages)")  // index, history, 3 demo campaigns, 2 hostile ones
+                #expect(pages.count == 10, "\(pages)")  // index, history, 2 apps, 3 demo campaigns, 3 hostile ones
                 var matrices: [String: [[String: Any]]] = [:]
                 var shots: [(String, Data)] = []
                 for page in pages {
@@ -125,6 +131,25 @@ import Testing
                         try checkCards(browser, campaign: campaign)
                         matrices[campaign] = try matrixRows(browser)
                     }
+                    if page.hasPrefix("board/demo/weather/") {
+                        try checkPhoneLayout(browser, page: page)
+                    }
+                    if page == "board/demo/weather.html" {
+                        try checkFilter(browser)
+                    }
+                    if page == "board/mallory/evil-app/long.html" {
+                        // iOS scrolls a long message between the title and the buttons, which stay on the screen.
+                        let fits = try browser.evaluate("""
+                            (() => { const clip = document.querySelector('.phone-clip').getBoundingClientRect();
+                              const title = document.querySelector('.alert-title').getBoundingClientRect();
+                              const buttons = [...document.querySelectorAll('.alert-button')].map(b => b.getBoundingClientRect());
+                              const message = document.querySelector('.alert-message');
+                              return [title.top >= clip.top, buttons.every(b => b.bottom <= clip.bottom && b.height > 0),
+                                      message.scrollHeight > message.clientHeight, getComputedStyle(message).overflowY]; })()
+                            """) as? [Any] ?? []
+                        #expect(fits.count == 4 && fits[0] as? Bool == true && fits[1] as? Bool == true && fits[2] as? Bool == true, "\(fits)")
+                        #expect(fits.last as? String == "auto")
+                    }
                     if page == "board/mallory/evil-app/xss.html" {
                         // The hostile text shows as text, whole, where it belongs.
                         let texts = try browser.evaluate("['h1', '.alert-title', '.alert-message', '.alert-button'].map(s => document.querySelector(s).textContent)") as? [String]
@@ -141,6 +166,58 @@ import Testing
                 try checkMatrices(matrices, herald: herald, at: at)
             }
         }
+    }
+
+    /// At a phone's width (the page is open at 390 px): the matrix shows every locale of every
+    /// device, stacked, with its reason inside the screen; a story plays one page at a time in a
+    /// phone-shaped frame that snaps; charts have axis titles and chart delivered too.
+    func checkPhoneLayout(_ browser: Chromium, page: String) throws {
+        let cells = try browser.evaluate("""
+            [...document.querySelectorAll('table.matrix td')].map(td => { const r = td.getBoundingClientRect();
+              const why = td.querySelector('.why'); return [td.dataset.locale, r.left >= 0 && r.right <= 390 && r.width > 0 && r.height > 0,
+              why ? why.scrollWidth <= why.clientWidth + 1 : true, getComputedStyle(td, '::before').content]; })
+            """) as? [[Any]] ?? []
+        #expect(!cells.isEmpty, "\(page) has no matrix")
+        for cell in cells {
+            #expect(cell.count == 4 && cell[1] as? Bool == true && cell[2] as? Bool == true, "\(page): a matrix cell is off the screen or clipped: \(cell)")
+            #expect(!["none", "normal", ""].contains(cell.last as? String ?? ""), "\(page): the stacked cell does not name its locale: \(cell)")
+        }
+        #expect(Set(cells.compactMap { $0.first as? String }) == ["de", "en", "pt-BR"], "\(page)")
+        if page.hasSuffix("/tour.html") {
+            let story = try browser.evaluate("""
+                (() => { const card = document.querySelector('#card-en'); const pages = card.querySelector('.pages');
+                  const story = card.querySelector('.story').getBoundingClientRect(); const first = card.querySelector('.page').getBoundingClientRect();
+                  return [getComputedStyle(pages).scrollSnapType, story.height / story.width, Math.abs(first.width - pages.clientWidth) < 2,
+                          pages.scrollWidth > pages.clientWidth, card.querySelector('.pages-cue').textContent]; })()
+                """) as? [Any] ?? []
+            #expect(story.count == 5 && (story[0] as? String)?.hasPrefix("x") == true, "\(story)")
+            #expect(abs(((story.count > 1 ? story[1] as? Double : nil) ?? 0) - 19.5 / 9) < 0.05, "a story page is phone-shaped (9:19.5): \(story)")
+            #expect(story.count == 5 && story[2] as? Bool == true && story[3] as? Bool == true, "one page at a time, the next one scrolled to: \(story)")
+            #expect((story.last as? String)?.contains("scroll sideways") == true)
+        }
+        if page.hasSuffix("/spring-sale.html") {
+            let chart = try browser.evaluate("""
+                [[...document.querySelectorAll('svg.chart .axis-title')].map(t => t.textContent), document.querySelectorAll('svg.chart polyline.delivered').length]
+                """) as? [Any] ?? []
+            #expect(chart.count == 2 && (chart[0] as? [String] ?? []).contains("Events per day") && (chart[0] as? [String] ?? []).contains("Day (UTC)"), "\(chart)")
+            #expect(chart.last as? Int == 1, "delivered is charted: \(chart)")
+        }
+    }
+
+    /// The app's page filters its campaigns by state with radio buttons and CSS alone.
+    func checkFilter(_ browser: Chromium) throws {
+        func visible() throws -> [String] {
+            try browser.evaluate("[...document.querySelectorAll('table.campaigns tbody tr')].filter(tr => tr.offsetParent !== null).map(tr => tr.dataset.state)")
+                as? [String] ?? []
+        }
+        let all = try visible()
+        #expect(all.count >= 3, "\(all)")
+        let state = try #require(all.first)
+        _ = try browser.evaluate("document.querySelector('label[for=f-\(state)]').click(); 0")
+        let filtered = try visible()
+        #expect(!filtered.isEmpty && filtered.allSatisfy { $0 == state } && filtered.count == all.filter { $0 == state }.count, "\(filtered)")
+        _ = try browser.evaluate("document.querySelector('label[for=f-all]').click(); 0")
+        #expect(try visible() == all)
     }
 
     static let inheritsTheAction = " Like publish, it takes its action URL from the en content and its action button from the en content."

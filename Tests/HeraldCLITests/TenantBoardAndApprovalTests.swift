@@ -69,7 +69,7 @@ import Testing
             #expect(try team.acme.run(["board", "--out", review.path, "--tenant", "demo"]).status == 77)
 
             let pages = try Self.pages(review)
-            #expect(Set(pages.keys) == ["board/index.html", "board/history.html", "board/acme/radio/hello.html"], "\(pages.keys.sorted())")
+            #expect(Set(pages.keys) == ["board/index.html", "board/history.html", "board/acme/radio.html", "board/acme/radio/hello.html"], "\(pages.keys.sorted())")
             for (path, html) in pages {
                 // Nothing of the demo tenant, no folder of the server, no OS user or actor of Herald's own runs.
                 for leak in ["Demo Weather", "demo/weather", "spring-sale", site.path, team.root.path, "cli-test", "someone-else"] {

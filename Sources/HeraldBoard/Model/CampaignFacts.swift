@@ -27,6 +27,19 @@ struct CampaignBadge: Equatable, Sendable {
         }
     }
 
+    /// The badge as markup: its words, and on hover the UTC instant they are relative to.
+    func html(at: Date) -> HTML {
+        let instant: Date? =
+            switch state {
+            case .scheduled: startsAt
+            case .ended: endsAt
+            default: nil
+            }
+        guard let instant else { return "<span class=\"badge \(name)\">\(label(at: at))</span>" }
+        let iso = Timestamp.format(instant)
+        return "<span class=\"badge \(name)\" title=\"\(state == .scheduled ? "starts" : "ended") \(iso) (UTC; the board does not assume your time zone)\">\(label(at: at))</span>"
+    }
+
     /// Where it sorts in a list: what devices get now first, archived last.
     var order: Int {
         switch state {
@@ -76,6 +89,23 @@ enum When {
     }
 
     static func day(_ date: Date) -> String { String(Timestamp.format(date).prefix(10)) }
+
+    /// A time as markup: in UTC, with the instant in `datetime` and in a title (hover) that
+    /// says the reviewer's own time zone is not assumed (no script converts it).
+    static func html(_ date: Date) -> HTML {
+        let iso = Timestamp.format(date)
+        return "<time datetime=\"\(iso)\" title=\"\(iso): in UTC; the board does not assume your time zone\">\(text(date))</time>"
+    }
+
+    /// The schedule as markup, each time a `<time>`.
+    static func scheduleHTML(_ campaign: CampaignSpec) -> HTML {
+        switch (campaign.startsAt, campaign.endsAt) {
+        case (nil, nil): "no schedule: runs while active"
+        case (let starts?, nil): "from \(html(starts)), open-ended"
+        case (nil, let ends?): "until \(html(ends))"
+        case (let starts?, let ends?): "\(html(starts)) → \(html(ends))"
+        }
+    }
 
     /// The schedule in words.
     static func schedule(_ campaign: CampaignSpec) -> String {

@@ -15,6 +15,8 @@ public struct MatrixDevice: Sendable, Equatable {
     public var secondsSince: [String: Int] = [:]
     public var flags: [String: [String]] = [:]
     public var seen: [String] = []
+    /// The app's first launch (iNotify then only records the launch).
+    public var firstLaunch = false
     /// URL schemes the device can open (iNotify shows nothing when the ActionURL's is not one).
     public var canOpen: [String] = MatrixDevice.webSchemes
 
@@ -30,6 +32,7 @@ public struct MatrixDevice: Sendable, Equatable {
         for (id, count) in secondsSince.sorted(by: { $0.key < $1.key }) { arguments += ["--seconds-since", "\(id)=\(count)"] }
         for (id, names) in flags.sorted(by: { $0.key < $1.key }) { for name in names { arguments += ["--flag", "\(id)=\(name)"] } }
         for key in seen { arguments += ["--seen", key] }
+        if firstLaunch { arguments.append("--first-launch") }
         if canOpen != Self.webSchemes { arguments += ["--can-open", canOpen.joined(separator: ",")] }
         return arguments
     }
@@ -43,6 +46,13 @@ public struct MatrixDevice: Sendable, Equatable {
         for (id, names) in flags { device.flags[id, default: []].formUnion(names) }
         device.seen = Set(seen)
         device.canOpen = Set(canOpen)
+        device.firstLaunch = firstLaunch
+        return device
+    }
+
+    func relabelled(_ label: String) -> MatrixDevice {
+        var device = self
+        device.label = label
         return device
     }
 
@@ -75,26 +85,16 @@ public enum DeviceMatrix {
     static let defaultAppVersion = "2.0"
     static let defaultOSVersion = "18.0"
 
-    /// The devices: a baseline that meets the campaign's conditions where it can, then one
-    /// row per thing that could change the answer (versions just below / at / above each
-    /// bound, Wi-Fi on / off, first run / returning, flag set / not set, message seen).
-    public static func devices(for campaign: CampaignSpec) -> [MatrixDevice] {
+    /// The devices: a baseline inside every bound (nothing seen yet, and not the app's first
+    /// launch), then for each condition the device just inside its bound and the one just
+    /// outside (the nearest values either side, decided by the clients' own rules as the
+    /// preview has them), and for an `any` group the device for which only that condition
+    /// holds and the one for which none does (the group as a whole just outside). Alerts add
+    /// the app's first launch (iNotify only records it) and a device that has seen the message.
+    public static func devices(for campaign: CampaignSpec, app: AppSpec, at: Date) -> [MatrixDevice] {
         let id = campaign.key.rawValue
         let conditions = campaign.conditions.conditions
-        func version(_ type: ConditionType) -> String? {
-            conditions.first { $0.type == type }?.value.text
-        }
-        // Baseline: inside every bound.
-        var app = defaultAppVersion
-        if let limit = version(.appVersionLessThan) {
-            app = VersionSteps.below(limit) ?? limit
-        } else if let min = version(.minAppVersion) {
-            app = min
-        } else if let max = version(.maxAppVersion) {
-            app = max
-        }
-        let os = version(.iOSVersionLessThan).map { VersionSteps.below($0) ?? $0 } ?? defaultOSVersion
-        let wifiDemand = conditions.first { $0.type == .onWifi }.map { $0.value == .bool(true) }
+        let probe = ConditionProbe(id: id, app: app, at: at)
         // An alert whose ActionURL has the app's own scheme: the baseline device has the app and
         // opens it; one row without it (or with an app that does not declare it) shows no alert.
         let schemes = Set(campaign.content.values.compactMap { content -> String? in
@@ -103,73 +103,52 @@ public enum DeviceMatrix {
             let scheme = url[..<colon].lowercased()
             return MatrixDevice.webSchemes.contains(scheme) ? nil : scheme
         }).sorted()
-        let baseline = MatrixDevice(
-            label: "Baseline: first run, inside every bound", appVersion: app, build: app, osVersion: os, wifi: wifiDemand ?? true,
-            canOpen: MatrixDevice.webSchemes + schemes)
+        var baseline = MatrixDevice(
+            label: "Baseline: nothing seen yet (not the app's first launch), inside every bound", appVersion: defaultAppVersion,
+            build: defaultAppVersion, osVersion: defaultOSVersion, wifi: true, canOpen: MatrixDevice.webSchemes + schemes)
+        let all = conditions.filter { $0.group == .all }
+        let any = conditions.filter { $0.group == .any }
+        for condition in all {
+            if let inside = probe.bound(condition, from: baseline).inside { baseline = inside.device.relabelled(baseline.label) }
+        }
+        if !any.isEmpty, !any.contains(where: { probe.holds($0, baseline) }),
+            let inside = probe.bound(any[0], from: baseline).inside
+        {
+            baseline = inside.device.relabelled(baseline.label)
+        }
         var rows = [baseline]
         func add(_ device: MatrixDevice) {
             if let index = rows.firstIndex(where: { $0.sameDevice(as: device) }) {
-                rows[index].label += "; " + device.label
+                if !rows[index].label.contains(device.label) { rows[index].label += "; " + device.label }
                 return
             }
             rows.append(device)
         }
-        for condition in conditions {
-            let limit = condition.value.text
-            switch condition.type {
-            case .appVersionLessThan, .minAppVersion, .maxAppVersion:
-                let what = condition.type == .appVersionLessThan ? "build" : "app"
-                for (name, value) in VersionSteps.around(limit) {
-                    var device = baseline
-                    device.appVersion = value
-                    device.build = value
-                    device.label = "\(what) \(value): \(name) \(condition.type.rawValue) \(limit)"
-                    add(device)
-                }
-            case .iOSVersionLessThan:
-                for (name, value) in VersionSteps.around(limit) {
-                    var device = baseline
-                    device.osVersion = value
-                    device.label = "OS \(value): \(name) iOSVersionLessThan \(limit)"
-                    add(device)
-                }
-            case .onWifi:
-                for wifi in [true, false] {
-                    var device = baseline
-                    device.wifi = wifi
-                    device.label = wifi ? "on Wi-Fi" : "off Wi-Fi"
-                    add(device)
-                }
-            case .neverDisplayed:
-                var device = baseline
-                device.displayed = [id]
-                device.launchesSince[id] = 1
-                device.label = "returning: shown before, 1 launch ago"
-                add(device)
-            case .lastDisplayMinimumLaunches:
-                let minimum = Int(limit) ?? 0
-                for count in [minimum, minimum + 1] {
-                    var device = baseline
-                    device.displayed = [id]
-                    device.launchesSince[id] = count
-                    device.label = "returning: shown \(count) launch\(count == 1 ? "" : "es") ago"
-                    add(device)
-                }
-            case .lastDisplayMinimumSeconds:
-                let minimum = Int(limit) ?? 0
-                for count in [minimum, minimum + 1] {
-                    var device = baseline
-                    device.displayed = [id]
-                    device.secondsSince[id] = count
-                    device.label = "returning: shown \(count) s ago"
-                    add(device)
-                }
-            case .flagNotSet:
-                var device = baseline
-                device.flags[id] = [limit]
-                device.label = "flag \(limit) set"
-                add(device)
+        let groupSize = any.count
+        for condition in all + (groupSize == 1 ? any : []) {
+            let bound = probe.bound(condition, from: baseline)
+            for side in [bound.inside, bound.outside].compactMap({ $0 }) {
+                add(side.device.relabelled("\(side.words): just \(side.holds ? "inside" : "outside") \(condition.words)"))
             }
+        }
+        if groupSize > 1 {
+            // Every `any` condition just outside: the group as a whole fails. Then each one
+            // alone just inside, and (the same device) just outside.
+            var none = baseline
+            var outsideWords: [String] = []
+            for condition in any {
+                if let outside = probe.bound(condition, from: none).outside {
+                    none = outside.device
+                    outsideWords.append(outside.words)
+                }
+            }
+            for condition in any {
+                let bound = probe.bound(condition, from: none)
+                if let inside = bound.inside {
+                    add(inside.device.relabelled("\(inside.words): only \(condition.words) of the `any` group holds (just inside)"))
+                }
+            }
+            add(none.relabelled("\(outsideWords.joined(separator: ", ")): no `any` condition holds (the group just outside)"))
         }
         if !schemes.isEmpty {
             var device = baseline
@@ -177,11 +156,17 @@ public enum DeviceMatrix {
             device.label = "cannot open \(schemes.map { "\($0)://" }.joined(separator: ", "))"
             add(device)
         }
-        if campaign.kind == .alert, let key = campaign.messageKey {
-            var device = baseline
-            device.seen = [key.rawValue]
-            device.label = "returning: has seen message \(key)"
-            add(device)
+        if campaign.kind == .alert {
+            var first = baseline
+            first.firstLaunch = true
+            first.label = "the app's first launch: iNotify only records it"
+            add(first)
+            if let key = campaign.messageKey {
+                var device = baseline
+                device.seen = [key.rawValue]
+                device.label = "returning: has seen message \(key)"
+                add(device)
+            }
         }
         return rows
     }
@@ -190,14 +175,17 @@ public enum DeviceMatrix {
     static func rows(
         for campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, files: [[String]: LocaleFiles], at: Date
     ) -> [MatrixRow] {
-        devices(for: campaign).map { device in
-            MatrixRow(
+        // Each locale's files parsed once for every device of the matrix.
+        let parsed = app.locales.map { locale in
+            (files[SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale)]
+                ?? LocaleFiles(control: nil, notifications: nil, stories: [:])).parsed()
+        }
+        return devices(for: campaign, app: app, at: at).map { device in
+            let state = device.state
+            return MatrixRow(
                 device: device,
-                cells: app.locales.map { locale in
-                    let folder = SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale)
-                    let localeFiles = files[folder] ?? LocaleFiles(control: nil, notifications: nil, stories: [:])
-                    let result = localeFiles.preview(app: app, locale: locale, at: at, device: device.state)
-                    return cell(result, campaign: campaign, locale: locale)
+                cells: zip(app.locales, parsed).map { locale, files in
+                    cell(DevicePreview.evaluate(files, app: app, locale: locale, at: at, device: state), campaign: campaign, locale: locale)
                 })
         }
     }

@@ -6,13 +6,13 @@ import HeraldPublish
 /// how it did.
 enum CampaignPage {
     static func render(_ campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, context: BoardContext) -> HTML {
-        let at = context.input.at
+        let at = context.timelineMoment
         let state = CampaignBadge(campaign, at: at)
         let publishWarnings = context.warnings.publishWarnings(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
         let copy = context.warnings.copyFindings(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
         var facts: [HTML] = [
-            "<dt>State</dt><dd><span class=\"badge \(state.name)\">\(state.label(at: at))</span> <span class=\"muted\">as at \(context.moment)</span></dd>",
-            "<dt>Schedule</dt><dd>\(When.schedule(campaign))</dd>",
+            "<dt>State</dt><dd>\(state.html(at: at)) <span class=\"muted\">as at \(context.moment)</span></dd>",
+            "<dt>Schedule</dt><dd>\(When.scheduleHTML(campaign))</dd>",
             "<dt>Locales</dt><dd>\(campaign.locales.map { "restricted to " + $0.map(\.rawValue).joined(separator: ", ") } ?? "every locale of the app: " + app.locales.map(\.rawValue).joined(separator: ", ")); content written in \(campaign.content.keys.sorted().map(\.rawValue).joined(separator: ", "))</dd>",
         ]
         switch campaign.kind {
@@ -45,7 +45,7 @@ enum CampaignPage {
         let main: HTML = """
             <h1>\(campaign.name)</h1>
             <p class="lede"><span class="kind">\(campaign.kind.rawValue)</span> <code>\(campaign.key)</code> in \(app.name) of \(tenant.name) \
-            <span class="badge \(state.name)">\(state.label(at: at))</span></p>
+            \(state.html(at: at))</p>
             <div class="panel"><dl class="facts">\(facts)</dl>\(publishWarnings.isEmpty ? HTML.empty : IndexPage.warningList(publishWarnings))</div>
             <section aria-labelledby="drawn"><h2 id="drawn">As devices draw it, locale by locale</h2>
             <div class="cards">\(cards)</div></section>
@@ -55,7 +55,7 @@ enum CampaignPage {
         return Layout.page(
             title: "\(campaign.name) (\(tenant.slug)/\(app.slug))", root: "../../",
             breadcrumb: [("Board", "../../index.html"), (tenant.name, "../../index.html#t-\(tenant.slug)"),
-                (app.name, "../../index.html#a-\(tenant.slug)-\(app.slug)"), (campaign.name, nil)],
+                (app.name, "../\(app.slug).html"), (campaign.name, nil)],
             main: main)
     }
 
@@ -152,7 +152,7 @@ enum CampaignPage {
     // MARK: Who sees what
 
     private static func matrix(_ campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, context: BoardContext) -> HTML {
-        let rows = DeviceMatrix.rows(for: campaign, app: app, tenant: tenant, files: context.files, at: context.input.at)
+        let rows = DeviceMatrix.rows(for: campaign, app: app, tenant: tenant, files: context.files, at: context.timelineMoment)
         let head: [HTML] = app.locales.map { "<th scope=\"col\">\($0)</th>" }
         let body: [HTML] = rows.map { row in
             let cells: [HTML] = row.cells.map { cell in
@@ -182,14 +182,14 @@ enum CampaignPage {
     }
 
     static func argumentsJSON(_ arguments: [String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? encoder.encode(arguments)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        "[" + arguments.map(JSONText.quoted).joined(separator: ",") + "]"
     }
 
     private static func deviceSummary(_ device: MatrixDevice, campaign: CampaignSpec) -> String {
         var parts = ["app \(device.appVersion)", "OS \(device.osVersion)", device.wifi ? "Wi-Fi on" : "Wi-Fi off"]
-        if device.displayed.isEmpty, device.seen.isEmpty { parts.append("first run") }
+        // The clients' words: iNotify's first launch (it only records it) is not "nothing seen yet".
+        if device.firstLaunch { parts.append("the app's first launch") }
+        if device.displayed.isEmpty, device.seen.isEmpty { parts.append("nothing seen yet") }
         for id in device.displayed {
             var shown = "shown before"
             if let launches = device.launchesSince[id] { shown += ", \(launches) launch\(launches == 1 ? "" : "es") ago" }
@@ -204,27 +204,35 @@ enum CampaignPage {
     // MARK: Delivery
 
     private static func delivery(_ campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, context: BoardContext) -> HTML {
-        let series = context.series(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
-        guard !series.isEmpty else {
+        let window = context.series(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
+        guard !window.isEmpty else {
             return """
                 <section aria-labelledby="delivery"><h2 id="delivery">Delivery</h2>
                 <p class="muted">No delivery events between \(context.window).</p></section>
                 """
         }
+        // The campaign's own days, from when it started (or first had events) to its end.
+        let series = window.period(startsAt: campaign.startsAt, endsAt: campaign.endsAt)
         let days = series.days
+        let period = "\(days.first ?? "") … \(days.last ?? "")"
+        // Today's counts are so far: the last day is marked, not drawn as a whole day.
+        let today = When.day(context.timelineMoment)
+        let partial = days.last == today ? "today, so far" : nil
         let rates = days.indices.map { DaySeries.rate(series.clicks[$0], series.impressions[$0]) }
         let counts = Charts.lines(
-            id: "daily", title: "Impressions, clicks and dismissals per day, \(context.window)",
-            description: "Totals: \(series.totalImpressions) impressions, \(series.totalClicks) clicks, \(series.totalDismissals) dismissals.",
+            id: "daily", title: "Delivered, impressions, clicks and dismissals per day, \(period)",
+            description: "Totals: \(series.totalDelivered) delivered, \(series.totalImpressions) impressions, \(series.totalClicks) clicks, \(series.totalDismissals) dismissals\(partial.map { "; the last day is \($0)" } ?? "").",
             days: days,
             series: [
+                .init(name: "delivered", values: series.delivered, style: "delivered"),
                 .init(name: "impressions", values: series.impressions, style: "impressions"),
                 .init(name: "clicks", values: series.clicks, style: "clicks"),
                 .init(name: "dismissals", values: series.dismissals, style: "dismissals"),
-            ])
+            ], yTitle: "Events per day", partialLast: partial)
         let rateChart = Charts.rateBars(
-            id: "ctr", title: "Click-through rate per day, \(context.window)",
-            description: "Clicks per impression over the window: \(Percent.text(series.clickThroughRate)).", days: days, rates: rates)
+            id: "ctr", title: "Click-through rate per day, \(period)",
+            description: "Clicks per impression over the period: \(Percent.text(series.clickThroughRate)).", days: days, rates: rates,
+            yTitle: "Clicks per impression (%)", partialLast: partial)
         let tableRows: [HTML] = days.indices.compactMap { index in
             let total = series.delivered[index] + series.impressions[index] + series.clicks[index] + series.dismissals[index]
             guard total > 0 else { return nil }
@@ -234,14 +242,14 @@ enum CampaignPage {
                 """
         }
         return """
-            <section aria-labelledby="delivery"><h2 id="delivery">Delivery, \(context.window)</h2>
+            <section aria-labelledby="delivery"><h2 id="delivery">Delivery, \(period)</h2>
             <ul class="totals">
             <li><strong>\(series.totalDelivered)</strong> delivered</li><li><strong>\(series.totalImpressions)</strong> impressions</li>
             <li><strong>\(series.totalClicks)</strong> clicks</li><li><strong>\(series.totalDismissals)</strong> dismissals</li>
             <li><strong>\(Percent.text(series.clickThroughRate))</strong> click-through</li></ul>
             <div class="panel"><h3>Per day</h3>
-            <ul class="legend"><li><span class="swatch impressions"></span>Impressions</li><li><span class="swatch clicks"></span>Clicks</li>\
-            <li><span class="swatch dismissals"></span>Dismissals</li></ul>
+            <ul class="legend"><li><span class="swatch delivered"></span>Delivered</li><li><span class="swatch impressions"></span>Impressions</li><li><span class="swatch clicks"></span>Clicks</li>\
+            <li><span class="swatch dismissals"></span>Dismissals</li>\(partial == nil ? HTML.empty : HTML(trusted: "<li><span class=\"swatch partial\"></span>Today, so far</li>"))</ul>
             <div class="chart-box" role="region" tabindex="0" aria-label="Events per day">\(counts)</div>
             <h3>Click-through rate</h3>
             <div class="chart-box" role="region" tabindex="0" aria-label="Click-through rate per day">\(rateChart)</div>

@@ -41,6 +41,31 @@ struct DaySeries: Equatable {
 
     var clickThroughRate: Double? { Self.rate(totalClicks, totalImpressions) }
 
+    /// The days of `range` only.
+    func slice(_ range: Range<Int>) -> DaySeries {
+        var copy = DaySeries(days: Array(days[range]))
+        copy.delivered = Array(delivered[range])
+        copy.impressions = Array(impressions[range])
+        copy.clicks = Array(clicks[range])
+        copy.dismissals = Array(dismissals[range])
+        return copy
+    }
+
+    /// The campaign's own days of the window: from its start (else its first day with events)
+    /// to its end, so that no chart plots zeros from before it existed or after it ended.
+    func period(startsAt: Date?, endsAt: Date?) -> DaySeries {
+        let firstEvent = days.indices.first { delivered[$0] + impressions[$0] + clicks[$0] + dismissals[$0] > 0 }
+        let startDay = startsAt.map(When.day)
+        var start = startDay.flatMap { day in days.firstIndex { $0 >= day } } ?? (startDay.map { $0 > (days.last ?? "") } == true ? days.count : 0)
+        if startsAt == nil { start = firstEvent ?? 0 }
+        if let firstEvent { start = min(start, firstEvent) }  // events before a changed start still count
+        let endDay = endsAt.map(When.day)
+        var end = endDay.map { day in days.lastIndex { $0 <= day }.map { $0 + 1 } ?? 0 } ?? days.count
+        if let last = days.indices.last(where: { delivered[$0] + impressions[$0] + clicks[$0] + dismissals[$0] > 0 }) { end = max(end, last + 1) }
+        guard start < end else { return self }
+        return slice(start..<end)
+    }
+
     /// The UTC days from `since` to `until`, both included.
     static func days(since: String, until: String) -> [String] {
         guard let start = Timestamp.parse(since), let end = Timestamp.parse(until), start <= end else { return [] }
@@ -73,10 +98,10 @@ enum Charts {
 
     static let width = 640.0
     static let height = 220.0
-    static let left = 56.0
+    static let left = 70.0
     static let right = 14.0
     static let top = 12.0
-    static let bottom = 30.0
+    static let bottom = 46.0
 
     /// The smallest of 1, 2, 5 × 10^k at or above `value` (at least 1).
     static func niceCeiling(_ value: Double) -> Double {
@@ -86,37 +111,52 @@ enum Charts {
         return 10 * magnitude
     }
 
+    /// A coordinate or a count: whole numbers as they are, others to one decimal (as `%.1f`,
+    /// without Foundation's formatter: a chart writes hundreds of them).
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.1f", value) }
+        let tenths = Int((abs(value) * 10).rounded())
+        return (value < 0 && tenths != 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
     }
 
     /// Lines of counts per day.
-    static func lines(id: String, title: String, description: String, days: [String], series: [Series]) -> HTML {
+    /// `partialLast`: the last day is today, counted so far (to the time given): drawn apart.
+    static func lines(id: String, title: String, description: String, days: [String], series: [Series], yTitle: String, partialLast: String? = nil) -> HTML {
         let maximum = niceCeiling(Double(series.flatMap(\.values).max() ?? 0))
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
         func x(_ index: Int) -> Double { left + (days.count <= 1 ? plotWidth / 2 : plotWidth * Double(index) / Double(days.count - 1)) }
         func y(_ value: Double) -> Double { top + plotHeight * (1 - value / maximum) }
-        var body = axes(days: days, maximum: maximum, unit: "", x: x, y: y)
+        var body = axes(days: days, maximum: maximum, unit: "", yTitle: yTitle, x: x, y: y)
+        if let partialLast, days.count > 1 { body += partial(x(days.count - 2), x(days.count - 1), label: partialLast) }
         for line in series {
             let points = line.values.enumerated().map { "\(number(x($0.offset))),\(number(y(Double($0.element))))" }.joined(separator: " ")
             body += "<polyline class=\"\(line.style)\" points=\"\(points)\"/>"
-            for (index, value) in line.values.enumerated() where value > 0 {
-                body += "<circle class=\"\(line.style) dot\" cx=\"\(number(x(index)))\" cy=\"\(number(y(Double(value))))\" r=\"2.5\"><title>\(days[index]): \(value) \(line.name)</title></circle>"
-            }
+        }
+        // One hover target per day with its counts (the table below has them too): a page of
+        // thirty days stays small.
+        let slot = days.count <= 1 ? plotWidth : plotWidth / Double(days.count - 1)
+        for index in days.indices {
+            let counts = series.compactMap { $0.values[index] > 0 ? "\($0.values[index]) \($0.name)" : nil }
+            guard !counts.isEmpty else { continue }
+            let from = max(left, x(index) - slot / 2)
+            let to = min(width - right, x(index) + slot / 2)
+            body += "<rect class=\"hover\" x=\"\(number(from))\" y=\"\(number(top))\" width=\"\(number(to - from))\" height=\"\(number(plotHeight))\"><title>\(days[index]): \(counts.joined(separator: ", "))</title></rect>"
         }
         return svg(id: id, title: title, description: description, body: body)
     }
 
     /// Bars of a rate per day (0…1), none on days without a rate.
-    static func rateBars(id: String, title: String, description: String, days: [String], rates: [Double?]) -> HTML {
+    static func rateBars(id: String, title: String, description: String, days: [String], rates: [Double?], yTitle: String, partialLast: String? = nil) -> HTML {
         let maximum = min(100, niceCeiling((rates.compactMap { $0 }.max() ?? 0) * 100))
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
         let slot = plotWidth / Double(max(days.count, 1))
         func x(_ index: Int) -> Double { left + slot * (Double(index) + 0.5) }
         func y(_ value: Double) -> Double { top + plotHeight * (1 - value / maximum) }
-        var body = axes(days: days, maximum: maximum, unit: " %", x: x, y: y)
+        var body = axes(days: days, maximum: maximum, unit: " %", yTitle: yTitle, x: x, y: y)
+        if let partialLast, !days.isEmpty { body += partial(x(days.count - 1) - slot / 2, x(days.count - 1) + slot / 2, label: partialLast) }
         for (index, rate) in rates.enumerated() {
             guard let rate else { continue }
             let barHeight = plotHeight * (rate * 100) / maximum
@@ -125,8 +165,18 @@ enum Charts {
         return svg(id: id, title: title, description: description, body: body)
     }
 
-    private static func axes(days: [String], maximum: Double, unit: String, x: (Int) -> Double, y: (Double) -> Double) -> String {
-        var body = ""
+    /// Today's part of the plot, shaded and labelled: its counts are so far, not a whole day.
+    private static func partial(_ from: Double, _ to: Double, label: String) -> String {
+        let start = max(left, from + (to - from) / 2 * (from < left ? 0 : 1))
+        let end = min(width - right, to)
+        return "<rect class=\"partial\" x=\"\(number(start))\" y=\"\(number(top))\" width=\"\(number(max(end - start, 4)))\" height=\"\(number(height - top - bottom))\"><title>\(label)</title></rect>"
+            + "<text class=\"partial-label\" x=\"\(number(end - 2))\" y=\"\(number(top + 12))\" text-anchor=\"end\">\(label)</text>"
+    }
+
+    private static func axes(days: [String], maximum: Double, unit: String, yTitle: String, x: (Int) -> Double, y: (Double) -> Double) -> String {
+        // Axis titles with their units: the days are UTC days.
+        var body = "<text class=\"axis-title\" transform=\"translate(14 \(number(top + (height - top - bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">\(yTitle)</text>"
+        body += "<text class=\"axis-title\" x=\"\(number(left + (width - left - right) / 2))\" y=\"\(number(height - 4))\" text-anchor=\"middle\">Day (UTC)</text>"
         // Four steps when they are whole numbers, else two (0, half, the top).
         let steps = maximum >= 4 && (maximum / 4).rounded() == maximum / 4 ? 4 : 2
         for step in 0...steps {
@@ -139,7 +189,7 @@ enum Charts {
         for (index, day) in days.enumerated() where index % every == 0 || index == days.count - 1 {
             if index != days.count - 1, days.count - 1 - index < every / 2 { continue }  // no crowding at the end
             let anchor = index == 0 && x(index) - left < 20 ? "start" : index == days.count - 1 && width - right - x(index) < 20 ? "end" : "middle"
-            body += "<text class=\"tick\" x=\"\(number(x(index)))\" y=\"\(number(height - 8))\" text-anchor=\"\(anchor)\">\(day.dropFirst(5))</text>"
+            body += "<text class=\"tick\" x=\"\(number(x(index)))\" y=\"\(number(height - 26))\" text-anchor=\"\(anchor)\">\(day.dropFirst(5))</text>"
         }
         return body
     }

@@ -142,6 +142,8 @@ enum Drawings {
         }
         return """
             <figure>\(lock)<figcaption>The push as it arrives (title and text); expanded, the Pushwoosh extension plays the pages.</figcaption></figure>
+            <p class="pages-cue">\(barCount == 1 ? "One page" : "\(barCount) pages: scroll sideways, one page at a time") \
+            (\(story.pages.count) in the file)</p>
             <ol class="pages" tabindex="0" aria-label="Story pages">\(pages)</ol>
             """
     }

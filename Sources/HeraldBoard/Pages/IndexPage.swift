@@ -1,17 +1,18 @@
 import Foundation
 import HeraldCore
 
-/// Tenants → apps → campaigns with their state as devices see it, each app's schedules over
-/// the last and next week, and each tenant's top campaigns.
+/// Tenants → apps with their campaigns counted by state (each app's own page lists them), each
+/// tenant's top campaigns and what awaits approval, and what changed since the previous board.
 enum IndexPage {
     static func render(_ context: BoardContext) -> HTML {
-        let at = context.input.at
+        let at = context.timelineMoment
         var main: HTML = """
             <h1>Campaigns under review</h1>
             <p class="lede">Each campaign as devices draw it, who sees it and how it does. States as at \(context.moment)\
             \(context.input.scope.map { HTML("; only tenant <strong>\($0)</strong>") }). \
             <a href="history.html">Publish history</a>.</p>
             """
+        main += changes(context)
         if context.tenants.isEmpty {
             main += "<p class=\"panel\">No tenants yet: <code>herald tenant create</code>, or <code>herald demo</code>.</p>"
         }
@@ -22,10 +23,7 @@ enum IndexPage {
                 \(ApprovalParts.awaiting(tenant, context: context))
                 \(topCampaigns(tenant, context: context))
                 """
-            if tenant.apps.isEmpty { main += "<p class=\"muted\">No apps.</p>" }
-            for app in tenant.apps {
-                main += appSection(app, tenant: tenant, context: context, at: at)
-            }
+            main += appTable(tenant, context: context, at: at)
             main += "</section>"
         }
         if !context.warnings.unplaced.isEmpty {
@@ -34,40 +32,63 @@ enum IndexPage {
         return Layout.page(title: "Campaigns", root: "", breadcrumb: [("Board", nil)], main: main)
     }
 
-    private static func appSection(_ app: AppSpec, tenant: TenantSpec, context: BoardContext, at: Date) -> HTML {
-        let ordered = app.campaigns.sorted {
-            (CampaignBadge($0, at: at).order, $0.key.rawValue) < (CampaignBadge($1, at: at).order, $1.key.rawValue)
-        }
-        let rows: [HTML] = ordered.map { campaign in
-            let state = CampaignBadge(campaign, at: at)
-            let notes = context.warnings.count(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
-            let locales = campaign.locales.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "all"
+    /// One row per app: its campaigns counted by state, each count a link to the app's page.
+    private static func appTable(_ tenant: TenantSpec, context: BoardContext, at: Date) -> HTML {
+        guard !tenant.apps.isEmpty else { return "<p class=\"muted\">No apps.</p>" }
+        let rows: [HTML] = tenant.apps.map { app in
+            var counts: [CampaignState: Int] = [:]
+            var notes = 0
+            for campaign in app.campaigns {
+                counts[CampaignState(campaign, at: at), default: 0] += 1
+                notes += context.warnings.count(tenant: tenant.slug, app: app.slug, campaign: campaign.key)
+            }
+            let states: [HTML] = AppPage.states.compactMap { state in
+                counts[state].map { HTML("<span class=\"badge \(state.rawValue)\">\(state.rawValue) \($0)</span> ") }
+            }
+            let appWarnings = context.warnings.appWarnings(tenant: tenant.slug, app: app.slug).count
+            notes += appWarnings
             return """
-                <tr data-campaign="\(campaign.key)" data-state="\(state.name)">\
-                <th scope="row"><a href="\(tenant.slug)/\(app.slug)/\(campaign.key).html">\(campaign.name)</a><br><code>\(campaign.key)</code></th>\
-                <td><span class="kind">\(campaign.kind.rawValue)</span></td>\
-                <td><span class="badge \(state.name)">\(state.label(at: at))</span></td>\
-                <td class="wide">\(When.schedule(campaign))</td><td class="wide">\(locales)</td>\
+                <tr data-app="\(app.slug)"><th scope="row"><a href="\(tenant.slug)/\(app.slug).html">\(app.name)</a><br><code>\(app.slug)</code></th>\
+                <td class="wide">\(app.platform.rawValue) · \(app.locales.map(\.rawValue).joined(separator: ", "))</td>\
+                <td>\(app.campaigns.isEmpty ? HTML(trusted: "<span class=\"muted\">no campaigns</span>") : HTML("\(states)"))</td>\
                 <td>\(notes == 0 ? HTML(trusted: "<span class=\"muted\">none</span>") : HTML("<span class=\"count-warn\">\(notes) note\(notes == 1 ? "" : "s")</span>"))</td></tr>
                 """
         }
-        let appWarnings = context.warnings.appWarnings(tenant: tenant.slug, app: app.slug)
         return """
-            <section class="panel app" aria-labelledby="a-\(tenant.slug)-\(app.slug)">
-            <h3 id="a-\(tenant.slug)-\(app.slug)">\(app.name) <span class="muted">· <code>\(app.slug)</code> · \(app.platform.rawValue) · \
-            \(app.locales.map(\.rawValue).joined(separator: ", ")) (default \(app.defaultLocale))</span></h3>
-            \(appWarnings.isEmpty ? HTML.empty : warningList(appWarnings))
-            \(app.campaigns.isEmpty ? HTML(trusted: "<p class=\"muted\">No campaigns.</p>") : HTML("""
-                <div class="scroll" role="region" tabindex="0" aria-label="Campaigns of \(app.name)"><table class="campaigns">
-                <caption>Campaigns of \(app.name)</caption>
-                <thead><tr><th scope="col">Campaign</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col" class="wide">Schedule</th>\
-                <th scope="col" class="wide">Locales</th><th scope="col">Review notes</th></tr></thead>
-                <tbody>\(rows)</tbody></table></div>
-                """))
-            <h4>Schedules, last week and next</h4>
-            <div class="chart-box" role="region" tabindex="0" aria-label="Schedules of \(app.name)">\(Timeline.svg(id: "tl-\(tenant.slug)-\(app.slug)", app: app, at: context.timelineMoment))</div>
-            \(Timeline.legend)
-            </section>
+            <div class="scroll" role="region" tabindex="0" aria-label="Apps of \(tenant.name)"><table class="apps">
+            <caption>Apps of \(tenant.name): each app's page lists its campaigns, with a filter by state, and its schedules</caption>
+            <thead><tr><th scope="col">App</th><th scope="col" class="wide">Platform · locales</th><th scope="col">Campaigns by state</th>\
+            <th scope="col">Review notes</th></tr></thead>
+            <tbody>\(rows)</tbody></table></div>
+            """
+    }
+
+    /// The campaigns added, changed (content, state or approval) or removed since the previous board.
+    private static func changes(_ context: BoardContext) -> HTML {
+        guard let changes = context.changes else { return .empty }
+        let heading: HTML = "<section class=\"panel changes-since\" aria-labelledby=\"changes-h\"><h2 id=\"changes-h\">Changed since the previous board</h2>"
+        guard let since = changes.since else {
+            return "\(heading)<p class=\"muted\">This is the first board in this folder: the next one lists what changed since this one.</p></section>"
+        }
+        guard !changes.isEmpty else {
+            return "\(heading)<p class=\"muted\">Nothing changed since the previous board (\(since)).</p></section>"
+        }
+        let names = Dictionary(
+            context.tenants.flatMap { tenant in
+                tenant.apps.flatMap { app in app.campaigns.map { ("\(tenant.slug)/\(app.slug)/\($0.key)", $0.name) } }
+            }, uniquingKeysWith: { first, _ in first })
+        func item(_ key: String, _ kind: String) -> HTML {
+            guard kind != "removed", let name = names[key] else { return "<li class=\"\(kind)\">\(kind) <code>\(key)</code></li>" }
+            return "<li class=\"\(kind)\">\(kind) <a href=\"\(key).html\">\(name)</a> <code>\(key)</code></li>"
+        }
+        // A page stays small whatever changed: the first 200, then how many more.
+        let all = changes.added.map { ($0, "added") } + changes.changed.map { ($0, "changed") } + changes.removed.map { ($0, "removed") }
+        var items: [HTML] = all.prefix(200).map { item($0.0, $0.1) }
+        if all.count > 200 { items.append("<li>and \(all.count - 200) more</li>") }
+        return """
+            \(heading)
+            <p class="muted">Campaigns whose content, state or approval differs from the previous board's (\(since)).</p>
+            <ul class="changes">\(items)</ul></section>
             """
     }
 

@@ -52,7 +52,7 @@ enum Layout {
           --ink: #1b1f24; --muted: #505a66; --line: #d0d7de; --paper: #ffffff; --wash: #f4f6f8;
           --accent: #0b57d0; --live: #116329; --scheduled: #0b57d0; --ended: #505a66; --draft: #6639ba;
           --paused: #9a4a00; --archived: #505a66; --warn-ink: #6b4400; --warn-wash: #fff4d6; --bad: #a40e26;
-          --impression: #0b57d0; --click: #116329; --dismiss: #b35900;
+          --impression: #0b57d0; --delivered: #6639ba; --click: #116329; --dismiss: #b35900;
           font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, "DejaVu Sans", sans-serif;
           color: var(--ink); background: var(--wash); line-height: 1.45;
         }
@@ -90,6 +90,14 @@ enum Layout {
         .badge.archived { color: var(--archived); background: #eef1f4; }
         .badge.approved { color: var(--live); background: #dafbe1; }
         .badge.awaiting { color: var(--paused); background: #fff1e0; }
+        /* The filter by state: radio buttons drawn as chips; the rules that hide rows follow. */
+        input.filter { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; }
+        input.filter + label { display: inline-block; margin: 0 .4rem .6rem 0; padding: .2rem .7rem; border-radius: 999px; border: 1px solid var(--line);
+          background: var(--paper); cursor: pointer; font-size: .9rem; font-weight: 600; }
+        input.filter:checked + label { box-shadow: 0 0 0 3px var(--accent); }
+        input.filter:focus-visible + label { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .filter-note { margin: .25rem 0 .4rem; }
+        .changes-since .changes { columns: 1; }
         pre.diff { overflow-x: auto; max-width: 100%; font-size: .85rem; background: #f6f8fa; padding: .5rem; white-space: pre; }
         .kind { font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); font-weight: 700; }
         .count-warn { color: var(--warn-ink); background: var(--warn-wash); border-radius: 6px; padding: 0 .4rem; font-weight: 600; white-space: nowrap; }
@@ -149,7 +157,8 @@ enum Layout {
         .alert { width: 270px; border-radius: 14px; background: rgba(242,242,247,.97); text-align: center; overflow: hidden; }
         .alert-text { padding: 19px 16px 18px; }
         .alert-title { font-size: 17px; font-weight: 600; margin: 0 0 4px; overflow-wrap: anywhere; }
-        .alert-message { font-size: 13px; margin: 0; overflow-wrap: anywhere; }
+        .alert-message { font-size: 13px; margin: 0; overflow-wrap: anywhere; max-height: 440px; overflow-y: auto; }
+        /* iOS keeps the title and the buttons and scrolls a long message between them. */
         .alert-button { display: block; border-top: 1px solid rgba(60,60,67,.29); padding: 11px 8px; font-size: 17px; color: #0062cc; overflow-wrap: anywhere; }
         .alert-button.cancel { font-weight: 600; }
 
@@ -163,10 +172,13 @@ enum Layout {
         .push-time { margin-left: auto; text-transform: none; }
         .push-title { font-weight: 600; margin: 6px 0 0; overflow-wrap: anywhere; }
         .push-text { margin: 2px 0 0; overflow-wrap: anywhere; }
-        .pages { list-style: none; margin: .75rem 0 0; padding: 0 0 .5rem; display: flex; gap: .75rem; overflow-x: auto; }
-        .page { flex: 0 0 auto; width: 180px; }
-        .story { position: relative; width: 180px; height: 270px; border-radius: 14px; overflow: hidden; color: #fff;
-          background: repeating-linear-gradient(135deg, #30466e 0 14px, #2a3e63 14px 28px); }
+        /* Pages one at a time in a phone-shaped frame (about 9:19.5): scroll sideways, each page snaps into place. */
+        .pages-cue { font-size: .85rem; color: var(--muted); margin: .75rem 0 .25rem; text-align: center; }
+        .pages { list-style: none; margin: 0 auto; padding: 0 0 .5rem; display: flex; overflow-x: auto; scroll-snap-type: x mandatory;
+          width: 200px; max-width: 100%; scrollbar-width: thin; }
+        .page { flex: 0 0 100%; scroll-snap-align: start; }
+        .story { position: relative; width: 100%; aspect-ratio: 9 / 19.5; border-radius: 22px; overflow: hidden; color: #fff;
+          background: repeating-linear-gradient(135deg, #30466e 0 14px, #2a3e63 14px 28px); border: 6px solid #1d1d1f; }
         .progress { position: absolute; top: 8px; left: 8px; right: 8px; display: flex; gap: 3px; }
         .progress span { flex: 1; height: 3px; border-radius: 2px; background: rgba(255,255,255,.4); }
         .progress span.done { background: #fff; }
@@ -196,12 +208,24 @@ enum Layout {
         table.matrix td .why { display: block; font-size: .85rem; color: var(--muted); }
         table.matrix th[scope=row] { font-weight: 400; min-width: 14rem; }
         table.matrix .device { display: block; font-size: .85rem; color: var(--muted); }
+        table.matrix td::before { content: none; }
+        @media (max-width: 640px) {
+          /* A phone: each device's locales stacked under it, each cell naming its locale, nothing to scroll sideways. */
+          table.matrix thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+          table.matrix, table.matrix tbody, table.matrix tr, table.matrix th[scope=row], table.matrix td { display: block; width: auto; min-width: 0; }
+          table.matrix tr { border-bottom: 2px solid var(--line); padding: .4rem 0; }
+          table.matrix th[scope=row], table.matrix td { border-bottom: 0; }
+          table.matrix td { padding: .15rem .45rem .15rem 1rem; }
+          table.matrix td::before { content: attr(data-locale) ": "; font-weight: 700; color: var(--ink); }
+        }
 
         /* Charts. */
         .legend { display: flex; flex-wrap: wrap; gap: .75rem 1.25rem; list-style: none; padding: 0; margin: .25rem 0; font-size: .9rem; }
         .legend li { display: flex; align-items: center; gap: .4rem; }
         .swatch { width: 22px; height: 0; border-top: 3px solid; display: inline-block; }
         .swatch.impressions { border-color: var(--impression); }
+        .swatch.delivered { border-color: var(--delivered); border-top-width: 2px; }
+        .swatch.partial { height: 12px; border: 0; background: rgba(154,74,0,.14); }
         .swatch.clicks { border-color: var(--click); border-top-style: dashed; }
         .swatch.dismissals { border-color: var(--dismiss); border-top-style: dotted; }
         .chart-box { overflow-x: auto; }
@@ -224,6 +248,13 @@ enum Layout {
         svg .dismissals { stroke: var(--dismiss); fill: var(--dismiss); }
         svg polyline.dismissals { fill: none; stroke-dasharray: 2 4; }
         svg .bar { fill: #0b57d0; }
+        svg .delivered { stroke: var(--delivered); fill: var(--delivered); }
+        svg polyline.delivered { fill: none; stroke-width: 2; }
+        svg .hover { fill: transparent; }
+        svg .hover:hover { fill: rgba(11,87,208,.08); }
+        svg .axis-title { fill: #505a66; font-size: 12px; font-weight: 600; }
+        svg .partial { fill: rgba(154,74,0,.14); }
+        svg .partial-label { fill: var(--paused); font-size: 11px; font-weight: 700; }
         svg .track { fill: #e3e8ee; }
         svg .now { stroke: var(--bad); stroke-width: 2; }
         svg .now-label { fill: var(--bad); font-size: 12px; font-weight: 700; }
@@ -250,5 +281,5 @@ enum Layout {
           .wide { display: none; }
         }
 
-        """
+        """ + AppPage.filterRules
 }

@@ -9,9 +9,11 @@ import HeraldStore
 /// with their manifests.
 enum BoardData {
     static func read(
-        _ database: HeraldDatabase, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int, siteBaseURL: HTTPURL?, runs: Int
+        _ database: HeraldDatabase, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int, siteBaseURL: HTTPURL?, runs: Int,
+        timer: inout PhaseTimer
     ) throws -> BoardInput {
         let slugs = try tenant.map { [$0] } ?? database.asOperator(readOnly: true) { try $0.tenants.list().map(\.slug) }
+        timer.mark("read tenant list")
         let until = String(Timestamp.format(at).prefix(10))
         let since = String(Timestamp.format(at.addingTimeInterval(-Double(days - 1) * 86_400)).prefix(10))
         var approvals: [String: BoardApproval] = [:]
@@ -19,6 +21,7 @@ enum BoardData {
         let tenants = try slugs.map { slug in
             try database.inTenant(slug, readOnly: true) { session in
                 let spec = try session.spec(app: app)
+                timer.mark("read spec of \(slug)")
                 // The tenant's own rollups, by index: a board never pays for other tenants' events.
                 for day in try session.campaignDays(app: app, since: since, until: until) {
                     for (event, events) in [("delivered", day.delivered), ("impression", day.impressions), ("click", day.clicks), ("dismiss", day.dismissals)]
@@ -32,7 +35,9 @@ enum BoardData {
                 return spec
             }
         }
+        timer.mark("read tenants")
         let history = try database.asOperator(readOnly: true) { session in try publishRuns(session, limit: runs) }
+        timer.mark("read history")
         return BoardInput(
             tenants: tenants, at: at, atIsExplicit: atIsExplicit, siteBaseURL: siteBaseURL, daily: daily, since: since,
             until: until, runs: tenant.map { slug in history.compactMap { $0.scoped(to: slug) } } ?? history,

@@ -70,6 +70,26 @@ public struct PreviewResult: Equatable, Sendable {
     }
 }
 
+/// One locale's files as the preview reads them, parsed once: Notable's banners in id order,
+/// iNotify's messages, the stories as the player plays them (the same on every device), and the
+/// local notifications file (read per device: what it schedules depends on the device's clock).
+public struct ParsedLocaleFiles {
+    let banners: [(id: String, banner: [String: Any])]
+    let alerts: [String: [String: String]]
+    let stories: [String]
+    let storyPlays: [PlayedStory]
+    let localNotifications: [UInt8]?
+
+    public init(control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]], localNotifications: [UInt8]?) {
+        let parsed = (try? JSONSerialization.jsonObject(with: Data(control))) as? [String: Any] ?? [:]
+        banners = parsed.sorted(by: { $0.key < $1.key }).compactMap { id, value in (value as? [String: Any]).map { (id, $0) } }
+        alerts = (try? PropertyListSerialization.propertyList(from: Data(notifications), format: nil)) as? [String: [String: String]] ?? [:]
+        stories = storyKeys.sorted()
+        storyPlays = stories.compactMap { key in storyBlocks[key].map { StoryPayloadReader.play(campaign: key, file: $0) } }
+        self.localNotifications = localNotifications
+    }
+}
+
 /// What a device would see, computed from the files as published with the clients' own
 /// rules, and for every other campaign the first reason it is not shown. docs/clients.md
 /// gives each rule with the client source it comes from.
@@ -87,13 +107,19 @@ public enum DevicePreview {
         control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]] = [:],
         localNotifications: [UInt8]? = nil, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState
     ) -> PreviewResult {
+        evaluate(
+            ParsedLocaleFiles(control: control, notifications: notifications, storyKeys: storyKeys, storyBlocks: storyBlocks,
+                              localNotifications: localNotifications),
+            app: app, locale: locale, at: at, device: device)
+    }
+
+    /// The same, from files read once (the board asks of one locale's files for many devices).
+    public static func evaluate(_ files: ParsedLocaleFiles, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
         var result = PreviewResult()
         var reasons: [String: String] = [:]
 
         // Notable: every banner whose conditions hold and whose entry names a view.
-        let banners = (try? JSONSerialization.jsonObject(with: Data(control))) as? [String: Any] ?? [:]
-        for (id, value) in banners.sorted(by: { $0.key < $1.key }) {
-            guard let banner = value as? [String: Any] else { continue }
+        for (id, banner) in files.banners {
             if let failure = bannerFailure(id: id, banner, device: device, at: at) {
                 reasons[id] = failure
             } else {
@@ -103,7 +129,7 @@ public enum DevicePreview {
 
         // iNotify: gates, then seen keys and Min/MaxVersion, then the last key in
         // case-insensitive order, whose ActionURL must open.
-        let alerts = (try? PropertyListSerialization.propertyList(from: Data(notifications), format: nil)) as? [String: [String: String]] ?? [:]
+        let alerts = files.alerts
         if let gate = alertGate(device, at: at) {
             result.alertBlocked = gate
             for key in alerts.keys { reasons["alert:" + key] = "iNotify does not check on this launch: \(gate)" }
@@ -139,9 +165,9 @@ public enum DevicePreview {
                 }
             }
         }
-        result.stories = storyKeys.sorted()
-        result.storyPlays = result.stories.compactMap { key in storyBlocks[key].map { StoryPayloadReader.play(campaign: key, file: $0) } }
-        result.localSchedule = localNotifications.flatMap { LocalNotificationPreview.plan(file: $0, device: device.local, at: at) }
+        result.stories = files.stories
+        result.storyPlays = files.storyPlays
+        result.localSchedule = files.localNotifications.flatMap { LocalNotificationPreview.plan(file: $0, device: device.local, at: at) }
         let local = result.localSchedule
         let scheduled = Set((local?.schedule ?? []).map(\.campaign) + (local?.replace ?? []).map(\.campaign))
         for item in local?.leftOut ?? [] {

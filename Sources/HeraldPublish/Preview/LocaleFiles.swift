@@ -47,6 +47,11 @@ public struct LocaleFiles: Sendable, Equatable {
             ?? LocaleFiles(control: nil, notifications: nil, stories: [:])
     }
 
+    /// The files parsed once, for many devices' previews.
+    public func parsed() -> ParsedLocaleFiles {
+        ParsedLocaleFiles(control: control, notifications: notifications, storyKeys: storyKeys, storyBlocks: stories, localNotifications: localNotifications)
+    }
+
     /// What `device` sees from these files, and why not the rest.
     public func preview(app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
         DevicePreview.evaluate(

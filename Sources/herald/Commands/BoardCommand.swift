@@ -10,14 +10,16 @@ struct BoardCommand: ParsableCommand {
         commandName: "board",
         abstract: "Write the review board: a static site of campaigns as devices draw them, who sees what, and charts.",
         discussion: """
-            Writes DIR/board/index.html (tenants, apps and campaigns with their state, schedules of the last and next \
-            week, top campaigns), a page per campaign (each locale as the device draws it, the device matrix that \
+            Writes DIR/board/index.html (tenants and apps, campaigns counted by state, top campaigns, what changed \
+            since the previous board), a page per app (its campaigns with a filter by state, schedules of the last and \
+            next week), a page per campaign (each locale as the device draws it, the device matrix that \
             `herald preview` decides, publish's warnings and the copy lint, delivery charts) and \
             DIR/board/history.html (publish runs and the files each changed). Static files only: open them from disk \
             or serve DIR from any private static host; nothing is loaded from outside DIR.
 
             Through the same writer as publish: an unchanged board writes nothing, so it can run from the same cron \
-            line. Give it its own folder, not the published one (a whole-site publish removes what it did not write).
+            line; it keeps what each page was made from (DIR/board/assets/inputs.txt) and renders only what changed. \
+            Give it its own folder, not the published one (a whole-site publish removes what it did not write).
 
             Examples:
               herald board --out /srv/review            # then open /srv/review/board/index.html
@@ -53,7 +55,7 @@ struct BoardCommand: ParsableCommand {
             }
             let moment = try at.map { try flagTime($0, flag: "--at") }
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
-            let outcome = try BoardJob(Environment.openDatabase()).write(
+            let outcome = try BoardJob(Environment.openDatabase(), phaseTimes: Environment.phaseTimes).write(
                 to: outURL,
                 BoardJob.Options(
                     tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
