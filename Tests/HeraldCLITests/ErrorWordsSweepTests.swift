@@ -111,6 +111,19 @@ import Testing
         }
     }
 
+    /// The collector's own limits are refused (64) before it looks for a database: a wrong flag
+    /// is said as such even with the database away.
+    @Test func theCollectorsLimitsAreCheckedBeforeTheDatabase() throws {
+        let herald = InProcessHerald(
+            database: nil, environment: ["HERALD_DATABASE_URL": "postgresql:///herald?host=/nonexistent-socket-folder"])
+        for arguments in [
+            ["collect", "--connections", "9"], ["collect", "--max-events-per-commit", "0"], ["collect", "--read-timeout", "0"],
+            ["collect", "--key-rate", "0"],
+        ] {
+            Self.check(arguments, try herald.run(arguments), expecting: [64])
+        }
+    }
+
     /// With the database away, every command that needs it says so (69) in one sentence.
     @Test func anUnreachableDatabaseIsSaidInWords() throws {
         let herald = InProcessHerald(

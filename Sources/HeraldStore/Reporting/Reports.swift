@@ -72,4 +72,3 @@ public struct Reports {
 extension OperatorSession {
     public var reports: Reports { Reports(self) }
 }
-

@@ -61,18 +61,16 @@ struct CollectCommand: ParsableCommand {
             guard (1...8).contains(connections) else {
                 throw InputError(message: "--connections must be 1 to 8, not \(connections)", code: ExitStatus.usage)
             }
+            if let maxEventsPerCommit, maxEventsPerCommit < 1 {
+                throw InputError(message: "--max-events-per-commit must be at least 1, not \(maxEventsPerCommit)", code: ExitStatus.usage)
+            }
             // Checked (reachable, current schema, Herald's own login), then closed: the collector opens its own.
             let connector = try Environment.openDatabase(ownerOnly: "collecting events").connector
             var configuration = CollectorConfiguration(host: host, port: port)
             configuration.readTimeoutSeconds = Int64(readTimeout)
             configuration.activityLogSeconds = activityLogSeconds
             configuration.store.committers = connections
-            if let maxEventsPerCommit {
-                guard maxEventsPerCommit >= 1 else {
-                    throw InputError(message: "--max-events-per-commit must be at least 1, not \(maxEventsPerCommit)", code: ExitStatus.usage)
-                }
-                configuration.store.maxEventsPerCommit = maxEventsPerCommit
-            }
+            if let maxEventsPerCommit { configuration.store.maxEventsPerCommit = maxEventsPerCommit }
             configuration.store.eventsPerSecondPerKey = Double(keyRate)
             configuration.store.burstPerKey = Double(keyBurst ?? max(keyRate * 2, 1_000))
             do {
