@@ -159,6 +159,22 @@ END
 $$;
 
 --
+-- Name: herald_add_tenant_lock_rows(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.herald_add_tenant_lock_rows() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    INSERT INTO public.tenant_locks (tenant_id, purpose)
+    VALUES (NEW.id, 'publish'), (NEW.id, 'apply')
+    ON CONFLICT DO NOTHING;
+    RETURN NULL;
+END
+$$;
+
+--
 -- Name: herald_app_keys_guard(); Type: FUNCTION; Schema: public
 --
 
@@ -2655,6 +2671,14 @@ CREATE TRIGGER story_pages_audit AFTER INSERT OR DELETE OR UPDATE ON public.stor
 CREATE TRIGGER story_pages_edited AFTER INSERT OR DELETE OR UPDATE ON public.story_pages FOR EACH ROW EXECUTE FUNCTION public.herald_campaign_edited();
 
 --
+-- Name: tenants tenants_add_lock_rows; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER tenants_add_lock_rows AFTER INSERT ON public.tenants FOR EACH ROW EXECUTE FUNCTION public.herald_add_tenant_lock_rows();
+
+ALTER TABLE public.tenants ENABLE ALWAYS TRIGGER tenants_add_lock_rows;
+
+--
 -- Name: tenants tenants_audit; Type: TRIGGER; Schema: public
 --
 
@@ -3272,6 +3296,12 @@ GRANT ALL ON FUNCTION pg_catalog.pg_try_advisory_xact_lock_shared(bigint) TO her
 
 REVOKE ALL ON FUNCTION pg_catalog.pg_try_advisory_xact_lock_shared(integer, integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION pg_catalog.pg_try_advisory_xact_lock_shared(integer, integer) TO herald_operator;
+
+--
+-- Name: FUNCTION herald_add_tenant_lock_rows(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.herald_add_tenant_lock_rows() FROM PUBLIC;
 
 --
 -- Name: FUNCTION herald_audit_row(); Type: ACL; Schema: public; Owner: herald_operator

@@ -49,13 +49,6 @@ WHERE status = 'active'
 -- a tenant's login may call: the advisory-lock functions themselves are the operator's.
 SELECT herald_try_folder_lock(:folder) AS locked;
 
--- name: insert-publish-locks
--- The publish lock rows of the tenants with slugs :tenants (NULL: every tenant), committed
--- before they are locked, so that locking them never waits on someone's insert.
-INSERT INTO tenant_locks (tenant_id, purpose)
-SELECT id, 'publish' FROM tenants WHERE :tenants::text[] IS NULL OR slug = ANY(:tenants::text[])
-ON CONFLICT (tenant_id, purpose) DO NOTHING;
-
 -- name: lock-publish-tenants
 -- The publish locks of the tenants with slugs :tenants (NULL: every tenant this login sees),
 -- held until the transaction ends: waiting for each one someone else holds …

@@ -124,7 +124,7 @@ import Testing
             statement(SnapshotTenants(tenant: nil)), statement(SnapshotApps(tenantIDs: [1], app: nil, appIDs: nil)),
             statement(AppsEditedSince(snapshot: "1:1:")), statement(AppsWithCampaignsStartingOrEnding(previousAt: date, at: date)),
             statement(TryFolderLock(folder: "board")), statement(PublishChannel(tenantID: nil)),
-            statement(NextScheduleBoundary(at: date, tenantID: nil)), statement(InsertPublishLocks(tenants: nil)),
+            statement(NextScheduleBoundary(at: date, tenantID: nil)),
             (.lockPublishTenants, LockPublishTenants(tenants: nil)), (.lockPublishTenantsOrFail, LockPublishTenants(tenants: nil)),
             (.lockFreePublishTenants, LockPublishTenants(tenants: nil)),
             statement(
@@ -142,7 +142,7 @@ import Testing
             statement(PublishBlobs(digests: [])), statement(TenantPublishBlobs(tenantID: 1, digests: [])),
             statement(PrunePublishRuns(keepNewest: nil, before: nil)), statement(PrunePublishBlobs(needed: [])),
             statement(PruneTenantPublishBlobs(tenantID: 1, needed: [])),
-            statement(InsertTenant(slug: "a", name: "A")), statement(InsertTenantLocks(tenantID: 1)), statement(FindTenant(slug: "a")),
+            statement(InsertTenant(slug: "a", name: "A")), statement(FindTenant(slug: "a")),
             statement(RenameTenant(slug: "a", name: "A")),
             (.insertApp, AppRow(try StoreFixtures.app("a"))), statement(FindApp(slug: "a")), (.updateApp, AppRow(try StoreFixtures.app("a"))),
             statement(AuditEntries(since: nil, limit: 1)),

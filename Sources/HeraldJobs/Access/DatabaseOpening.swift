@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldStore
 
 /// How every command reaches its database: the configured server (checked to carry exactly
@@ -7,11 +8,15 @@ import HeraldStore
 public enum DatabaseOpening {
     /// `configured`: the server the environment names, if any; `environment`: for the local
     /// one (HERALD_HOME, ...); `note`: what was done on the way (a cluster created, started).
-    /// `ownerOnly`: the work, when only Herald's own login may do it.
+    /// `ownerOnly`: the work, when only Herald's own login may do it. `spare`: a second
+    /// connection is opened beside the first, for work that will need two (`connectAgain`
+    /// hands it out): the two server processes then start at once.
     public static func open(
         configured: DatabaseLocation?, environment: [String: String], actor: String, requireCurrentSchema: Bool = true,
-        ownerOnly: String? = nil, note: (String) -> Void
+        ownerOnly: String? = nil, spare: Bool = false, note: (String) -> Void
     ) throws -> HeraldDatabase {
+        let spareLocation = spare ? configured ?? (try? EmbeddedDatabase(environment: environment))?.readyLocation : nil
+        let opening = spareLocation.map { location in BackgroundMade { try HeraldDatabase(location: location, actor: actor) } }
         let database: HeraldDatabase
         if let configured {
             database = try HeraldDatabase(location: configured, actor: actor)
@@ -26,6 +31,7 @@ public enum DatabaseOpening {
         }
         if let refusal = try database.login().refusalOfHeraldWork { throw refusal }
         if let ownerOnly { try database.requireOwner(to: ownerOnly) }
+        if let opening { database.keepSpare(opening) }
         return database
     }
 

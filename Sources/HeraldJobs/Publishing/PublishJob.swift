@@ -124,14 +124,15 @@ public struct PublishJob {
         full: Bool, timer: inout PhaseTimer
     ) throws -> Result {
         let writer = SiteWriter(root: folder.root, memory: memory)
-        let intact = full || dryRun ? nil : writer.intactFolder()
+        // The folder is checked (one look per folder) on another thread while the database is
+        // read: the two take about as long, and a run that changed nothing is little else.
+        let checking = full || dryRun ? nil : BackgroundWork { writer.intactFolder() }
         // A --full run reads the folder's manifest (megabytes for a large site) on another
         // thread while the database is read, instead of after the compile, and packs it as
         // the run history keeps manifests: its digest, computed here rather than taken from
         // the file, says whether the history keeps everything it lists.
         let manifest = full && !dryRun
             ? BackgroundWork { Swift.Result { ManifestArchive.pack(try writer.loadManifest().forgettingShardDigests()) } } : nil
-        timer.mark("check folder")
         // The run a whole-folder run follows: Herald's last run over the site, or the tenant's
         // last run over its own folder.
         let wholeFolder: PublishScope = folder.tenant.map { .tenant($0.slug) } ?? .site
@@ -153,7 +154,7 @@ public struct PublishJob {
             if wholeFolderRun, skipped.isEmpty, !full, !dryRun,
                 let previous = try session.publishRuns.latest(outDir: out.path, tenantFolder: folder.tenantID),
                 previous.outcome == .succeeded, previous.scope == wholeFolder, previous.baseURL == siteBaseURL?.rawValue,
-                let since = previous.sourceSnapshot, let intact, previous.manifestDigest == intact.digest
+                let since = previous.sourceSnapshot, let intact = try checking?.wait() ?? nil, previous.manifestDigest == intact.digest
             {
                 changed = try session.changes.changedApps(since: since, current: snapshot, previousAt: previous.publishAt, at: at)
                 if let changed, changed.isEmpty {
@@ -170,6 +171,7 @@ public struct PublishJob {
                 skipped: skipped)
         }
         timer.mark("snapshot (\(plan.changedApps.map { "\($0.count) changed app(s)" } ?? "full"))")
+        let intact = try checking?.wait() ?? nil
         try checkOwnership(of: folder, as: plan.owner)
         var site = SiteCompiler(siteBaseURL: siteBaseURL).compile(plan.tenants, at: at)
         timer.mark("compile (\(site.files.count) files)")

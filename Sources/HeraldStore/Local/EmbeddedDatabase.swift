@@ -94,6 +94,12 @@ public struct EmbeddedDatabase {
         return (try? String(contentsOf: hba, encoding: .utf8))?.contains(LocalPostgresServer.ownerOnlyMarker) ?? false
     }
 
+    /// Where the local database is, if it looks ready to connect to (made and restricted to
+    /// its owner): for a connection opened before `open` has checked it.
+    public var readyLocation: DatabaseLocation? {
+        isInitialized && isRestrictedToOwner ? location : nil
+    }
+
     /// A session on the local database for a command, in one connection when it is ready (made,
     /// running, migrated: every command after the first), else made ready first. Returns what
     /// it did, for people.

@@ -23,11 +23,8 @@ extension HeraldDatabase {
     /// `body` runs, and hands it the tenants held (by slug). Released when the body ends.
     public func withTenantPublishLocks<T>(_ tenants: [Slug]?, busy: BusyTenants, _ body: (Set<Slug>) throws -> T) throws -> T {
         let holder = try connectAgain()
+        // Every tenant has its lock rows from birth (0035): locking them never waits on an insert.
         let names = tenants?.map(\.rawValue)
-        // The rows first, committed, so that locking them never waits on someone's insert.
-        _ = try holder.asOperator { session in
-            try session.connection.execute(InsertPublishLocks(tenants: names))
-        }
         let locking: Query = switch busy {
         case .refuse: .lockPublishTenantsOrFail
         case .skip: .lockFreePublishTenants

@@ -15,9 +15,8 @@ public struct TenantRepository {
     let connection: Connection
 
     public func create(slug: Slug, name: String) throws -> TenantRecord {
-        let tenant = try Self.decode(connection.query(InsertTenant(slug: slug.rawValue, name: name)))[0]
-        try connection.execute(InsertTenantLocks(tenantID: tenant.id))
-        return tenant
+        // Its publish and apply lock rows come with it (0035's trigger).
+        try Self.decode(connection.query(InsertTenant(slug: slug.rawValue, name: name)))[0]
     }
 
     public func list() throws -> [TenantRecord] {

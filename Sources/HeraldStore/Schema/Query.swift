@@ -64,7 +64,6 @@ enum Query: String, CaseIterable, Sendable {
     case appsEditedSince = "apps-edited-since"
     case appsWithCampaignsStartingOrEnding = "apps-with-campaigns-starting-or-ending"
     case tryFolderLock = "try-folder-lock"
-    case insertPublishLocks = "insert-publish-locks"
     case lockPublishTenants = "lock-publish-tenants"
     case lockPublishTenantsOrFail = "lock-publish-tenants-or-fail"
     case lockFreePublishTenants = "lock-free-publish-tenants"
@@ -92,7 +91,6 @@ enum Query: String, CaseIterable, Sendable {
     case tenantIDs = "tenant-ids"
     // tenants.sql
     case insertTenant = "insert-tenant"
-    case insertTenantLocks = "insert-tenant-locks"
     case listTenants = "list-tenants"
     case findTenant = "find-tenant"
     case renameTenant = "rename-tenant"

@@ -18,10 +18,12 @@ public final class HeraldDatabase {
     let connection: Connection
     let configuration: ConnectionConfiguration
     public let actor: String
-    private var knownLogin: HeraldLogin?
+    private(set) var knownLogin: HeraldLogin?
     /// Whether this connection found the schema to be all this binary carries: then the
     /// functions of every migration are there, and reading the login need not ask first.
-    private var schemaIsKnownCurrent = false
+    private(set) var schemaIsKnownCurrent = false
+    /// A second connection opening beside this one, until `takeSpare`.
+    private var spare: BackgroundMade<HeraldDatabase>?
 
     /// Connects to `location` and labels the session with `actor` for the audit log.
     public convenience init(location: DatabaseLocation, actor: String) throws {
@@ -29,9 +31,17 @@ public final class HeraldDatabase {
     }
 
     /// Connects and labels the session with `actor` for the audit log.
-    public init(configuration: ConnectionConfiguration, actor: String) throws {
+    public convenience init(configuration: ConnectionConfiguration, actor: String) throws {
+        try self.init(configuration: configuration, actor: actor, known: nil)
+    }
+
+    /// `known`: what another connection of the same login found (who the login is, whether
+    /// the schema is current), so this one need not ask again.
+    private init(configuration: ConnectionConfiguration, actor: String, known: Connector.Known?) throws {
         self.configuration = configuration
         self.actor = actor
+        knownLogin = known?.login
+        schemaIsKnownCurrent = known?.schemaIsCurrent ?? false
         do {
             // Who acts, for the audit log, and every kind of scan for Herald's own planning (a
             // tenant's login starts with some off, so that the reporting plans it is shown count
@@ -44,21 +54,48 @@ public final class HeraldDatabase {
     }
 
     /// Another connection to the same database for the same actor (work spread over connections).
-    /// It shares nothing with this one, so it can be handed to another thread.
+    /// It shares nothing with this one, so it can be handed to another thread. The spare, if
+    /// one was opened beside this connection (`keepSpare`), is handed out first, knowing what
+    /// this one found.
     public func connectAgain() throws -> sending HeraldDatabase {
-        try connector.connect()
+        let spare = self.spare
+        self.spare = nil
+        // A spare that could not connect says nothing: the connection is made again here.
+        guard let database = try? spare?.take() else { return try connector.connect() }
+        database.knownLogin = knownLogin
+        database.schemaIsKnownCurrent = schemaIsKnownCurrent
+        return database
+    }
+
+    /// Keeps `spare`, a second connection opening on another thread beside this one, for the
+    /// next `connectAgain`: for work that will need two (a publish holds its tenants' locks on
+    /// one), whose second server process then starts while this one's does.
+    public func keepSpare(_ spare: BackgroundMade<HeraldDatabase>) {
+        self.spare = spare
     }
 
     /// How to open another connection of this login and actor, from any thread (a publish
     /// opens its helpers' connections on their own threads, while this one works).
-    public var connector: Connector { Connector(configuration: configuration, actor: actor) }
+    /// What this connection knows passes on: the same login on the same database is the same
+    /// login, so the new connection skips asking who it is and whether the schema is current.
+    public var connector: Connector {
+        Connector(
+            configuration: configuration, actor: actor,
+            known: knownLogin.map { Connector.Known(login: $0, schemaIsCurrent: schemaIsKnownCurrent) })
+    }
 
     public struct Connector: Sendable {
+        struct Known: Sendable {
+            let login: HeraldLogin
+            let schemaIsCurrent: Bool
+        }
+
         let configuration: ConnectionConfiguration
         let actor: String
+        var known: Known? = nil
 
         public func connect() throws -> sending HeraldDatabase {
-            try HeraldDatabase(configuration: configuration, actor: actor)
+            try HeraldDatabase(configuration: configuration, actor: actor, known: known)
         }
     }
 
@@ -127,9 +164,11 @@ public final class HeraldDatabase {
         }
         if let refusal = Migrator.refusal(status) { throw refusal }
         if !status.pending.isEmpty {
-            let names = status.pending.map(\.name).joined(separator: ", ")
+            // What to do comes first: a terminal cuts a long line, and a new database lists every migration.
+            let pending = status.pending.map(\.name)
+            let names = pending.count > 4 ? "\(pending[0]) … \(pending[pending.count - 1])" : pending.joined(separator: ", ")
             throw StoreError.schema(
-                "the database has \(status.pending.count) pending migration(s) (\(names)); run `herald migrate` first")
+                "the database has \(pending.count) pending migration(s); run `herald migrate` first (\(names))")
         }
     }
 

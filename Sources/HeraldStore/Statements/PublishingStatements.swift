@@ -47,12 +47,6 @@ struct TryFolderLock: Statement {
     let folder: String
 }
 
-struct InsertPublishLocks: Statement {
-    static let query = Query.insertPublishLocks
-    /// The tenants' slugs, or nil for every tenant.
-    let tenants: [String]?
-}
-
 /// `lock-publish-tenants` and its two variants, which differ in what they do about a lock
 /// someone else holds.
 struct LockPublishTenants: QueryParameters {

@@ -6,11 +6,6 @@ struct InsertTenant: Statement {
     let name: String
 }
 
-struct InsertTenantLocks: Statement {
-    static let query = Query.insertTenantLocks
-    let tenantID: Int64
-}
-
 struct FindTenant: Statement {
     static let query = Query.findTenant
     let slug: String

@@ -107,7 +107,8 @@ struct PublishCommand: ParsableCommand {
                     adopt: adopt, then: then)
                 return
             }
-            let database = try Environment.openDatabase()
+            // A publish holds its tenants' locks on a second connection.
+            let database = try Environment.openDatabase(spare: !(history || pruneHistory || dryRun))
             if history {
                 try printHistory(PublishJob(database: database, out: URL(fileURLWithPath: ".")).history(limit: limit))
                 return

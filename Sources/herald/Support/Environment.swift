@@ -41,10 +41,11 @@ enum Environment {
     /// Opens the database for a command that needs the current schema, as a login that may
     /// run herald (Herald's own or a tenant operator's: an analyst's is refused, 77).
     /// `ownerOnly`: the work, when only Herald's own login may do it (a tenant operator is refused, 77).
-    static func openDatabase(requireCurrentSchema: Bool = true, ownerOnly: String? = nil) throws -> HeraldDatabase {
+    /// `spare`: a second connection opens beside the first (for a publish).
+    static func openDatabase(requireCurrentSchema: Bool = true, ownerOnly: String? = nil, spare: Bool = false) throws -> HeraldDatabase {
         try DatabaseOpening.open(
             configured: configuredDatabase, environment: values, actor: actor, requireCurrentSchema: requireCurrentSchema,
-            ownerOnly: ownerOnly, note: Self.note)
+            ownerOnly: ownerOnly, spare: spare, note: Self.note)
     }
 
     /// What was done to reach the database (a local cluster created, started), on standard error.
