@@ -20,6 +20,12 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
         "shared_buffers": "1GB", "max_connections": "100", "max_wal_size": "8GB", "checkpoint_timeout": "30min",
         "fsync": "on", "synchronous_commit": "on",
     ]
+    // HERALD_COLLECT_WARM_WAL=GB (off by default, for comparing): that much WAL written and
+    // checkpointed before the runs, so that they reuse recycled WAL files as a server that has
+    // been running does, where a fresh one zero-fills and syncs a new 16 MB file every second
+    // or so under this load, holding up every commit meanwhile.
+    let warmWAL = Int(ProcessInfo.processInfo.environment["HERALD_COLLECT_WARM_WAL"] ?? "") ?? 0
+    if warmWAL > 0 { server.settings["min_wal_size"] = "\(warmWAL + 1)GB" }
     try server.initializeIfNeeded()
     try server.start()
     defer {
@@ -28,6 +34,12 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
     }
     let admin = try Connection(configuration: server.configuration(database: "postgres"))
     for name in ["collect", "ingest"] { try admin.execute("CREATE DATABASE \(UnsafeSQL(name))") }
+    if warmWAL > 0 {
+        try admin.execute("CREATE TABLE wal_warmup AS SELECT g, repeat('x', 900) AS filler FROM generate_series(1, \(UnsafeSQL(String(warmWAL * 1_000_000)))) g")
+        try admin.execute("DROP TABLE wal_warmup")
+        try admin.execute("CHECKPOINT")
+        print("(\(warmWAL) GB of WAL written and checkpointed first: HERALD_COLLECT_WARM_WAL)")
+    }
     let collectDatabase = server.configuration(database: "collect")
     let ingestDatabase = server.configuration(database: "ingest")
     let cli = HeraldCLI(database: collectDatabase)
