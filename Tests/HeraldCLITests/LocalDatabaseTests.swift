@@ -1,8 +1,9 @@
 import Foundation
 import HeraldTestSupport
-import HeraldStore
 import PostgresClient
 import Testing
+
+@testable import HeraldStore
 
 /// Nothing configured: Herald makes, starts and migrates its own PostgreSQL under HERALD_HOME.
 @Suite struct LocalDatabaseTests {
@@ -24,6 +25,11 @@ import Testing
             #expect(status["mode"] as? String == "local")
             #expect(status["running"] as? Bool == true)
             #expect(status["pendingMigrations"] as? Int == 0)
+
+            // Who the local login is, known without asking on the quick path, is what the database says.
+            let opened = try EmbeddedDatabase(environment: ["HERALD_HOME": home.path]).open(actor: "test").database
+            #expect(opened.knownLogin == EmbeddedDatabase.login)
+            #expect(try HeraldLogin.read(opened.connection, functionIsKnown: true) == EmbeddedDatabase.login)
 
             // `db url` is a conninfo libpq (and so psql) accepts.
             let url = try herald.succeed(["db", "url"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

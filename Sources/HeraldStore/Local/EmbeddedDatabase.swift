@@ -67,8 +67,11 @@ public struct EmbeddedDatabase {
     var configuration: ConnectionConfiguration { configuration(database: Self.databaseName) }
 
     private func configuration(database: String) -> ConnectionConfiguration {
-        ConnectionConfiguration(keywords: ["host": clusterDirectory.path, "dbname": database, "user": "postgres"])
+        ConnectionConfiguration(keywords: ["host": clusterDirectory.path, "dbname": database, "user": Self.login.name])
     }
+
+    /// Who connects to it: the cluster's superuser, the only login its pg_hba.conf lets in.
+    static let login = HeraldLogin(name: "postgres", kind: .owner, tenant: nil, tenantID: nil)
 
     /// Where it is, for the executable (`herald db url` prints its conninfo).
     public var location: DatabaseLocation { DatabaseLocation(configuration) }
@@ -107,6 +110,9 @@ public struct EmbeddedDatabase {
         if isInitialized, isRestrictedToOwner, let database = try? HeraldDatabase(location: location, actor: actor) {
             let status = try database.migrationStatus()
             if let refusal = Migrator.refusal(status) { throw refusal }
+            // The cluster lets in its superuser alone (pg_hba), who is Herald's owner: known
+            // without asking the database (a new server process's first call of herald_login()).
+            database.knowLogin(Self.login)
             if status.pending.isEmpty { return (database, []) }
             let applied = try database.migrate()
             return (database, ["applied \(applied.count) migration(s) to the local database"])

@@ -101,6 +101,12 @@ public final class HeraldDatabase {
 
     // MARK: The login
 
+    /// Who this connection's login is, when it is known without asking (the local cluster's
+    /// superuser).
+    func knowLogin(_ login: HeraldLogin) {
+        knownLogin = login
+    }
+
     /// Who this connection's login is to Herald (read once).
     public func login() throws -> HeraldLogin {
         if let knownLogin { return knownLogin }
