@@ -15,6 +15,10 @@ public struct BoardInput: Sendable {
     public var siteBaseURL: HTTPURL?
     /// Delivery counts per campaign and day over the chart window.
     public var daily: [DailyCount]
+    /// What `daily` holds, as a fingerprint the database gives without reading every row
+    /// (`herald board` reads the rows only when the board's digest made with this one is not
+    /// the previous board's); nil: the digest reads `daily` itself.
+    public var dailyFingerprint: String?
     /// The chart window, UTC days `YYYY-MM-DD`, both included.
     public var since: String
     public var until: String
@@ -27,8 +31,10 @@ public struct BoardInput: Sendable {
 
     public init(
         tenants: [TenantSpec], at: Date, atIsExplicit: Bool = false, siteBaseURL: HTTPURL? = nil, daily: [DailyCount] = [],
-        since: String, until: String, runs: [BoardRun] = [], scope: String? = nil, approvals: [String: BoardApproval] = [:]
+        since: String, until: String, runs: [BoardRun] = [], scope: String? = nil, approvals: [String: BoardApproval] = [:],
+        dailyFingerprint: String? = nil
     ) {
+        self.dailyFingerprint = dailyFingerprint
         self.approvals = approvals
         self.tenants = tenants
         self.at = at

@@ -85,7 +85,8 @@ public struct BoardPlan: Sendable {
 
     /// The digest of everything the board shows, made from its input alone (nothing compiled
     /// or rendered): the tenants' campaigns as their campaigns-file text, the moment as the
-    /// pages show it, the window, the daily counts, the approvals and the publish runs.
+    /// pages show it, the window, the daily counts (or their fingerprint, when the input has
+    /// one: then the counts need not be read to make it), the approvals and the publish runs.
     public static func inputDigest(_ input: BoardInput, renderer: String) -> String {
         var text = "board \(Board.layoutVersion) \(renderer)\n"
         let moment = BoardContext.now(input)
@@ -98,8 +99,12 @@ public struct BoardPlan: Sendable {
                 for campaign in app.campaigns { text += CampaignsDocument.yaml(of: campaign) }
             }
         }
+        if let fingerprint = input.dailyFingerprint {
+            text += "daily fingerprint\n"
+            text += fingerprint
+        }
         text.reserveCapacity(text.utf8.count + input.daily.count * 48)
-        for count in input.daily {
+        for count in input.dailyFingerprint == nil ? input.daily : [] {
             text += count.tenant
             text += " "
             text += count.app

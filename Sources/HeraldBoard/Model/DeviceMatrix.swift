@@ -173,12 +173,12 @@ public enum DeviceMatrix {
 
     /// Each device of `campaign`, in each of the app's locales.
     static func rows(
-        for campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, files: [[String]: LocaleFiles], at: Date
+        for campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, parsed files: [[String]: ParsedLocaleFiles], at: Date
     ) -> [MatrixRow] {
-        // Each locale's files parsed once for every device of the matrix.
+        // Each locale's files as parsed once for the whole board (every device of every matrix).
         let parsed = app.locales.map { locale in
-            (files[SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale)]
-                ?? LocaleFiles(control: nil, notifications: nil, stories: [:])).parsed()
+            files[SitePath.localeFolder(tenant: tenant.slug, app: app.slug, locale: locale)]
+                ?? LocaleFiles(control: nil, notifications: nil, stories: [:]).parsed()
         }
         return devices(for: campaign, app: app, at: at).map { device in
             let state = device.state

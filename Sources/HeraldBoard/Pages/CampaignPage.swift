@@ -152,7 +152,7 @@ enum CampaignPage {
     // MARK: Who sees what
 
     private static func matrix(_ campaign: CampaignSpec, app: AppSpec, tenant: TenantSpec, context: BoardContext) -> HTML {
-        let rows = DeviceMatrix.rows(for: campaign, app: app, tenant: tenant, files: context.files, at: context.timelineMoment)
+        let rows = DeviceMatrix.rows(for: campaign, app: app, tenant: tenant, parsed: context.parsedFiles, at: context.timelineMoment)
         let head: [HTML] = app.locales.map { "<th scope=\"col\">\($0)</th>" }
         let body: [HTML] = rows.map { row in
             let cells: [HTML] = row.cells.map { cell in

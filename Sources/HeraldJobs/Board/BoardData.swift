@@ -5,8 +5,9 @@ import HeraldPublish
 import HeraldStore
 
 /// What the board shows, read in a few queries: the tenants' apps and every campaign (one
-/// transaction per tenant, as that tenant), delivery counts per day, and the publish runs
-/// with their manifests.
+/// transaction per tenant, as that tenant), the fingerprint of their delivery counts per day
+/// (the counts themselves are read by `daily`, once the board knows it will render), and the
+/// publish runs with their manifests.
 enum BoardData {
     static func read(
         _ database: HeraldDatabase, tenant: Slug?, app: Slug?, at: Date, atIsExplicit: Bool, days: Int, siteBaseURL: HTTPURL?, runs: Int,
@@ -17,18 +18,19 @@ enum BoardData {
         let until = String(Timestamp.format(at).prefix(10))
         let since = String(Timestamp.format(at.addingTimeInterval(-Double(days - 1) * 86_400)).prefix(10))
         var approvals: [String: BoardApproval] = [:]
-        var daily: [DailyCount] = []
+        var fingerprint = ""
         let tenants = try slugs.map { slug in
             try database.inTenant(slug, readOnly: true) { session in
                 let spec = try session.spec(app: app)
                 timer.mark("read spec of \(slug)")
-                // The tenant's own rollups, by index: a board never pays for other tenants' events.
-                for day in try session.campaignDays(app: app, since: since, until: until) {
-                    for (event, events) in [("delivered", day.delivered), ("impression", day.impressions), ("click", day.clicks), ("dismiss", day.dismissals)]
-                    where events > 0 {
-                        daily.append(DailyCount(tenant: slug.rawValue, app: day.app, campaign: day.campaign, day: day.day, event: event, events: events))
-                    }
+                // The tenant's own rollups, by index, in a few numbers per campaign: a board never
+                // pays for other tenants' events, nor for reading its own when none changed.
+                fingerprint += "tenant \(slug)\n"
+                for campaign in try session.campaignDaysFingerprint(app: app, since: since, until: until) {
+                    fingerprint += campaign.line
+                    fingerprint += "\n"
                 }
+                timer.mark("read rollups' fingerprint of \(slug)")
                 if try session.approvals.required(tenantID: session.tenant.id) {
                     approvals.merge(try Self.approvals(session, spec: spec)) { first, _ in first }
                 }
@@ -39,9 +41,27 @@ enum BoardData {
         let history = try database.asOperator(readOnly: true) { session in try publishRuns(session, limit: runs) }
         timer.mark("read history")
         return BoardInput(
-            tenants: tenants, at: at, atIsExplicit: atIsExplicit, siteBaseURL: siteBaseURL, daily: daily, since: since,
+            tenants: tenants, at: at, atIsExplicit: atIsExplicit, siteBaseURL: siteBaseURL, daily: [], since: since,
             until: until, runs: tenant.map { slug in history.compactMap { $0.scoped(to: slug) } } ?? history,
-            scope: tenant.map { $0.rawValue + (app.map { "/\($0)" } ?? "") }, approvals: approvals)
+            scope: tenant.map { $0.rawValue + (app.map { "/\($0)" } ?? "") }, approvals: approvals, dailyFingerprint: fingerprint)
+    }
+
+    /// The delivery counts per campaign and day of `input`'s tenants over its window, from each
+    /// tenant's own rollups (by index, inside its session): read after the fingerprint, so that
+    /// a board never records a fingerprint newer than the counts it drew.
+    static func daily(_ database: HeraldDatabase, of input: BoardInput, app: Slug?) throws -> [DailyCount] {
+        var daily: [DailyCount] = []
+        for tenant in input.tenants {
+            try database.inTenant(tenant.slug, readOnly: true) { session in
+                for day in try session.campaignDays(app: app, since: input.since, until: input.until) {
+                    for (event, events) in [("delivered", day.delivered), ("impression", day.impressions), ("click", day.clicks), ("dismiss", day.dismissals)]
+                    where events > 0 {
+                        daily.append(DailyCount(tenant: tenant.slug.rawValue, app: day.app, campaign: day.campaign, day: day.day, event: event, events: events))
+                    }
+                }
+            }
+        }
+        return daily
     }
 
     /// The tenant's campaigns' versions and approvals, with each unapproved one's change since

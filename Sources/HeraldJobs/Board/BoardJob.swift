@@ -66,7 +66,7 @@ public struct BoardJob {
             throw JobError.usage(
                 "\(out.path) holds files Herald published (\(example), …): give the board its own folder, such as \(out.path)-board")
         }
-        let input = try BoardData.read(
+        var input = try BoardData.read(
             database, tenant: options.tenant, app: options.app, at: options.at, atIsExplicit: options.atIsExplicit,
             days: options.days, siteBaseURL: options.siteBaseURL, runs: options.runs, timer: &timer)
         // Incremental, as publish is: pages whose inputs are those the previous board recorded
@@ -83,6 +83,8 @@ public struct BoardJob {
             outcome.manifest = intact.manifest
             return outcome
         }
+        input.daily = try BoardData.daily(database, of: input, app: options.app)
+        timer.mark("read rollups")
         let plan = Board.plan(input, previous: previous, renderer: Self.renderer)
         timer.mark("plan (\(plan.reusable.count) pages as before)")
         let kept = plan.reusable.isEmpty ? [:] : ((try? writer.currentContents(of: plan.reusable)) ?? [:])

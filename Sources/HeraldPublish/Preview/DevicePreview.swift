@@ -73,8 +73,11 @@ public struct PreviewResult: Equatable, Sendable {
 /// One locale's files as the preview reads them, parsed once: Notable's banners in id order,
 /// iNotify's messages, the stories as the player plays them (the same on every device), and the
 /// local notifications file (read per device: what it schedules depends on the device's clock).
-public struct ParsedLocaleFiles {
-    let banners: [(id: String, banner: [String: Any])]
+/// Immutable once made: its values are what JSONSerialization and PropertyListSerialization
+/// return (strings, numbers, arrays and dictionaries), only ever read, so one parse can serve
+/// every page of a board rendered on several threads.
+public struct ParsedLocaleFiles: @unchecked Sendable {
+    let banners: [ParsedBanner]
     let alerts: [String: [String: String]]
     let stories: [String]
     let storyPlays: [PlayedStory]
@@ -82,11 +85,30 @@ public struct ParsedLocaleFiles {
 
     public init(control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]], localNotifications: [UInt8]?) {
         let parsed = (try? JSONSerialization.jsonObject(with: Data(control))) as? [String: Any] ?? [:]
-        banners = parsed.sorted(by: { $0.key < $1.key }).compactMap { id, value in (value as? [String: Any]).map { (id, $0) } }
+        banners = parsed.sorted(by: { $0.key < $1.key }).compactMap { id, value in (value as? [String: Any]).map { ParsedBanner(id: id, $0) } }
         alerts = (try? PropertyListSerialization.propertyList(from: Data(notifications), format: nil)) as? [String: [String: String]] ?? [:]
         stories = storyKeys.sorted()
         storyPlays = stories.compactMap { key in storyBlocks[key].map { StoryPayloadReader.play(campaign: key, file: $0) } }
         self.localNotifications = localNotifications
+    }
+}
+
+/// A banner of `control.json` as Notable reads it, cast once (casting `Any` for every device
+/// was most of a board's matrices): its `all` and `any` conditions in name order, and the
+/// entry it names when no view has that name.
+struct ParsedBanner {
+    let id: String
+    let all: [(type: String, value: Any)]
+    let any: [(type: String, value: Any)]
+    let entryWithoutView: String?
+
+    init(id: String, _ banner: [String: Any]) {
+        self.id = id
+        let conditions = banner["conditions"] as? [String: [String: Any]] ?? [:]
+        all = (conditions["all"] ?? [:]).sorted(by: { $0.key < $1.key }).map { (type: $0.key, value: $0.value) }
+        any = (conditions["any"] ?? [:]).sorted(by: { $0.key < $1.key }).map { (type: $0.key, value: $0.value) }
+        let views = banner["views"] as? [String: Any] ?? [:]
+        if let entry = banner["entry"] as? String, views[entry] == nil { entryWithoutView = entry } else { entryWithoutView = nil }
     }
 }
 
@@ -119,8 +141,9 @@ public enum DevicePreview {
         var reasons: [String: String] = [:]
 
         // Notable: every banner whose conditions hold and whose entry names a view.
-        for (id, banner) in files.banners {
-            if let failure = bannerFailure(id: id, banner, device: device, at: at) {
+        for banner in files.banners {
+            let id = banner.id
+            if let failure = bannerFailure(banner, device: device, at: at) {
                 reasons[id] = failure
             } else {
                 result.eligibleBanners.append(id)
@@ -261,19 +284,21 @@ public enum DevicePreview {
 
     /// Notable's rules: an unknown condition is false; every `all` must hold; `any` empty or one holds.
     static func bannerFailure(id: String, _ banner: [String: Any], device: DeviceState, at: Date) -> String? {
-        let conditions = banner["conditions"] as? [String: [String: Any]] ?? [:]
-        for (type, value) in (conditions["all"] ?? [:]).sorted(by: { $0.key < $1.key }) {
+        bannerFailure(ParsedBanner(id: id, banner), device: device, at: at)
+    }
+
+    static func bannerFailure(_ banner: ParsedBanner, device: DeviceState, at: Date) -> String? {
+        let id = banner.id
+        for (type, value) in banner.all {
             if let failure = conditionFailure(id: id, type: type, value, device: device, at: at) { return "all.\(type): \(failure)" }
         }
-        let any = conditions["any"] ?? [:]
-        if !any.isEmpty {
-            let failures = any.sorted(by: { $0.key < $1.key }).compactMap { type, value in
+        if !banner.any.isEmpty {
+            let failures = banner.any.compactMap { type, value in
                 conditionFailure(id: id, type: type, value, device: device, at: at).map { "\(type): \($0)" }
             }
-            if failures.count == any.count { return "no `any` condition holds (\(failures.joined(separator: "; ")))" }
+            if failures.count == banner.any.count { return "no `any` condition holds (\(failures.joined(separator: "; ")))" }
         }
-        let views = banner["views"] as? [String: Any] ?? [:]
-        if let entry = banner["entry"] as? String, views[entry] == nil { return "entry \(entry) names no view" }
+        if let entry = banner.entryWithoutView { return "entry \(entry) names no view" }
         return nil
     }
 

@@ -49,6 +49,7 @@ enum Query: String, CaseIterable, Sendable {
     case tenantRequiresApproval = "tenant-requires-approval"
     // board.sql
     case boardDaily = "board-daily"
+    case boardDailyFingerprint = "board-daily-fingerprint"
     // campaigns.sql
     case loadedCampaigns = "loaded-campaigns"
     case loadCampaigns = "load-campaigns"
