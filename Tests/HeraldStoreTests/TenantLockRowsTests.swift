@@ -6,7 +6,7 @@ import Testing
 
 @testable import HeraldStore
 
-/// Every tenant has its publish and apply lock rows from the moment it exists (0035), however
+/// Every tenant has its publish and apply lock rows from the moment it exists (0033), however
 /// it was inserted: a publish only locks them, and inserts nothing first.
 @Suite struct TenantLockRowsTests {
     /// Read as Herald's operator role (row security is forced on the owner's login too).
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func tenantsMadeWithoutThemGetThemWhenTheDatabaseIsMigrated() throws {
-        let before = Migration.bundled.filter { $0.name < "0035" }
+        let before = Migration.bundled.filter { $0.name < "0033" }
         try HeraldFixtures.withMigratedDatabaseOwnedByALogin(migrations: before) { configuration, _ in
             let owner = try Connection(configuration: configuration)
             try owner.transaction { tx in

@@ -23,7 +23,7 @@ extension HeraldDatabase {
     /// `body` runs, and hands it the tenants held (by slug). Released when the body ends.
     public func withTenantPublishLocks<T>(_ tenants: [Slug]?, busy: BusyTenants, _ body: (Set<Slug>) throws -> T) throws -> T {
         let holder = try connectAgain()
-        // Every tenant has its lock rows from birth (0035): locking them never waits on an insert.
+        // Every tenant has its lock rows from birth (0033): locking them never waits on an insert.
         let names = tenants?.map(\.rawValue)
         let locking: Query = switch busy {
         case .refuse: .lockPublishTenantsOrFail

@@ -15,7 +15,7 @@ public struct TenantRepository {
     let connection: Connection
 
     public func create(slug: Slug, name: String) throws -> TenantRecord {
-        // Its publish and apply lock rows come with it (0035's trigger).
+        // Its publish and apply lock rows come with it (0033's trigger).
         try Self.decode(connection.query(InsertTenant(slug: slug.rawValue, name: name)))[0]
     }
 
