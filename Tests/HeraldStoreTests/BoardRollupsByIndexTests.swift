@@ -35,9 +35,9 @@ extension ReportingByIndexTests {
             let connection = try setup.connect(operatorRole)
             try connection.execute("SET ROLE herald_tenant")
             // The fingerprint the board reads first, and the rows it reads when it will render.
-            let reads: [(Query, any Statement)] = [
-                (.boardDailyFingerprint, BoardDailyFingerprint(tenantID: acme, app: nil, since: "2026-11-01", until: "2026-11-30")),
-                (.boardDaily, BoardDaily(tenantID: acme, app: nil, since: "2026-11-01", until: "2026-11-30")),
+            let reads: [(Query, any QueryParameters)] = [
+                (.boardDailyFingerprint, BoardDailyWindow(tenantID: acme, app: nil, since: "2026-11-01", until: "2026-11-30")),
+                (.boardDaily, BoardDailyWindow(tenantID: acme, app: nil, since: "2026-11-01", until: "2026-11-30")),
             ]
             for when in ["before ANALYZE", "after ANALYZE"] {
                 if when == "after ANALYZE" { try setup.admin.execute("ANALYZE") }

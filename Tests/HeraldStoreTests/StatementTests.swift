@@ -161,8 +161,8 @@ import Testing
             statement(ApplyInsertLocalContents()),
             statement(CampaignVersionQuery(app: "a", key: "k")), statement(ApproveCampaign(campaignID: 1, version: 1, snapshot: nil)),
             statement(RequireApproval(slug: "a", required: true)), statement(TenantRequiresApproval(tenantID: 1)),
-            statement(BoardDaily(tenantID: 1, app: nil, since: "2026-01-01", until: "2026-01-31")),
-            statement(BoardDailyFingerprint(tenantID: 1, app: nil, since: "2026-01-01", until: "2026-01-31")),
+            (.boardDaily, BoardDailyWindow(tenantID: 1, app: nil, since: "2026-01-01", until: "2026-01-31")),
+            (.boardDailyFingerprint, BoardDailyWindow(tenantID: 1, app: nil, since: "2026-01-01", until: "2026-01-31")),
             statement(ReportScope(tenant: "acme")),
         ]
         let covered = Set(samples.map(\.0))

@@ -2,16 +2,9 @@ import Foundation
 import HeraldCore
 import PostgresClient
 
-struct BoardDaily: Statement {
-    static let query = Query.boardDaily
-    let tenantID: Int64
-    let app: String?
-    let since: String
-    let until: String
-}
-
-struct BoardDailyFingerprint: Statement {
-    static let query = Query.boardDailyFingerprint
+/// A tenant's (or one app's) days from `since` to `until`: the window of `board-daily` and of
+/// its fingerprint, `board-daily-fingerprint`.
+struct BoardDailyWindow: QueryParameters {
     let tenantID: Int64
     let app: String?
     let since: String
@@ -52,7 +45,7 @@ extension TenantSession {
     /// The tenant's delivery per campaign and day from `since` to `until` (UTC days, both
     /// included), of one app or all: its own rollups only, read by (tenant, day).
     public func campaignDays(app: Slug?, since: String, until: String) throws -> [CampaignDay] {
-        try connection.query(BoardDaily(tenantID: tenant.id, app: app?.rawValue, since: since, until: until)).map { row in
+        try connection.query(.boardDaily, BoardDailyWindow(tenantID: tenant.id, app: app?.rawValue, since: since, until: until)).map { row in
             CampaignDay(
                 app: try row.decode("app"), campaign: try row.decode("campaign"), day: try row.decode("day"),
                 delivered: Int(try row.decode("delivered", as: Int64.self)), impressions: Int(try row.decode("impressions", as: Int64.self)),
@@ -63,7 +56,7 @@ extension TenantSession {
     /// What `campaignDays` would read, per campaign in a few numbers, read without reading
     /// every row out: the board's "nothing changed" test.
     public func campaignDaysFingerprint(app: Slug?, since: String, until: String) throws -> [CampaignDaysFingerprint] {
-        try connection.query(BoardDailyFingerprint(tenantID: tenant.id, app: app?.rawValue, since: since, until: until)).map { row in
+        try connection.query(.boardDailyFingerprint, BoardDailyWindow(tenantID: tenant.id, app: app?.rawValue, since: since, until: until)).map { row in
             CampaignDaysFingerprint(
                 app: try row.decode("app"), campaign: try row.decode("campaign"), rows: try row.decode("rows"),
                 delivered: try row.decode("delivered"), impressions: try row.decode("impressions"), clicks: try row.decode("clicks"),
