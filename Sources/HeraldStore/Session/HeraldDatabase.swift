@@ -22,7 +22,7 @@ public final class HeraldDatabase {
     /// Whether this connection found the schema to be all this binary carries: then the
     /// functions of every migration are there, and reading the login need not ask first.
     private(set) var schemaIsKnownCurrent = false
-    /// A second connection opening beside this one, until `takeSpare`.
+    /// A second connection opening beside this one, until `connectAgain` hands it out.
     private var spare: BackgroundMade<HeraldDatabase>?
 
     /// Connects to `location` and labels the session with `actor` for the audit log.
