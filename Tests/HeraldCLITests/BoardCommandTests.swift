@@ -126,6 +126,15 @@ import Testing
                     #expect(dom.count == 5 && dom[0] as? Int == 0 && dom[1] as? String == "undefined" && dom[2] as? Int == 0 && dom[3] as? Int == 0, "\(page): \(dom)")
                     // Readable on a phone: nothing wider than its screen but what scrolls in its own box.
                     #expect(dom.last as? Int == 390, "\(page) is wider than a phone: \(dom)")
+                    // An app's timeline shows its now-line as the page opens: on the screen, and inside
+                    // the box the timeline scrolls in (which hides what lies past its edge).
+                    let nowLines = try browser.evaluate("""
+                        [...document.querySelectorAll('svg.timeline line.now')].map(l => { const r = l.getBoundingClientRect();
+                          const box = l.closest('.chart-box').getBoundingClientRect();
+                          return r.left >= Math.max(0, box.left) && r.right <= Math.min(390, box.right); })
+                        """) as? [Bool] ?? []
+                    #expect(!nowLines.contains(false), "\(page): a timeline's now-line is off the screen at 390 px")
+                    if page == "board/demo/weather.html" { #expect(nowLines == [true], "\(page) has one timeline: \(nowLines)") }
                     if page.hasPrefix("board/demo/weather/") {
                         let campaign = String(page.dropFirst("board/demo/weather/".count).dropLast(".html".count))
                         try checkCards(browser, campaign: campaign)

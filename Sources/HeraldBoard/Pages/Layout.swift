@@ -231,6 +231,8 @@ enum Layout {
         .chart-box { overflow-x: auto; }
         svg.chart { width: 100%; min-width: 460px; max-width: 760px; height: auto; display: block; }
         svg.timeline { width: 100%; min-width: 560px; max-width: 960px; height: auto; display: block; }
+        /* A phone: narrow enough that the now-line (62 % across) is on the screen before any scrolling. */
+        @media (max-width: 640px) { svg.timeline { min-width: 480px; } }
         .timeline-legend .key { width: 22px; height: 12px; border-radius: 3px; display: inline-block; border: 2px solid; }
         .key.state-live { background: var(--live); border-color: var(--live); }
         .key.state-scheduled { background: var(--scheduled); border-color: var(--scheduled); }
