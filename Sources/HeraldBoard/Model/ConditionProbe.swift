@@ -61,6 +61,21 @@ struct ConditionProbe {
         return (sides.first { $0.holds }, sides.first { !$0.holds })
     }
 
+    /// Copies of `device` that showed the banner `limit` and `limit + 1` (launches or seconds,
+    /// at `since`) ago, from `least` on, in `words`.
+    private func shownAgo(
+        _ limit: String, from device: MatrixDevice, at since: WritableKeyPath<MatrixDevice, [String: Int]>, least: Int,
+        words: (Int) -> String
+    ) -> [(MatrixDevice, String)] {
+        let minimum = Int(limit) ?? 0
+        return [minimum, minimum + 1].filter { $0 >= least }.map { ago in
+            var changed = device
+            if !changed.displayed.contains(id) { changed.displayed.append(id) }
+            changed[keyPath: since][id] = ago
+            return (changed, words(ago))
+        }
+    }
+
     /// The values around the condition's bound, in order, each on a copy of `device`.
     private func candidates(_ condition: Condition, from device: MatrixDevice) -> [(MatrixDevice, String)] {
         let limit = condition.value.text
@@ -95,21 +110,9 @@ struct ConditionProbe {
             if shown.launchesSince[id] == nil, shown.secondsSince[id] == nil { shown.launchesSince[id] = 1 }
             result = [(never, "never shown here"), (shown, "shown before")]
         case .lastDisplayMinimumLaunches:
-            let minimum = Int(limit) ?? 0
-            for count in [minimum, minimum + 1] where count >= 1 {
-                var changed = device
-                if !changed.displayed.contains(id) { changed.displayed.append(id) }
-                changed.launchesSince[id] = count
-                result.append((changed, "shown \(count) launch\(count == 1 ? "" : "es") ago (this one counted)"))
-            }
+            result = shownAgo(limit, from: device, at: \.launchesSince, least: 1) { "shown \($0) launch\($0 == 1 ? "" : "es") ago (this one counted)" }
         case .lastDisplayMinimumSeconds:
-            let minimum = Int(limit) ?? 0
-            for seconds in [minimum, minimum + 1] where seconds >= 0 {
-                var changed = device
-                if !changed.displayed.contains(id) { changed.displayed.append(id) }
-                changed.secondsSince[id] = seconds
-                result.append((changed, "shown \(seconds) s ago"))
-            }
+            result = shownAgo(limit, from: device, at: \.secondsSince, least: 0) { "shown \($0) s ago" }
         case .flagNotSet:
             var unset = device
             unset.flags[id]?.removeAll { $0 == limit }
