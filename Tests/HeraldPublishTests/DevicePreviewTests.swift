@@ -7,7 +7,8 @@ import Testing
 /// The clients' rules, applied to the files as published (the fixture site at June 1st).
 @Suite struct DevicePreviewTests {
     func preview(
-        _ locale: String = "en", at: Date = PublishFixture.at, tenants: [TenantSpec]? = nil, _ configure: (inout DeviceState) -> Void = { _ in }
+        _ locale: String = "en", at: Date = PublishFixture.at, tenants: [TenantSpec]? = nil, reasonFor: String? = nil,
+        _ configure: (inout DeviceState) -> Void = { _ in }
     ) throws -> PreviewResult {
         let tenants = try tenants ?? PublishFixture.tenants()
         let app = tenants[0].apps.first { $0.slug.rawValue == "weather" }!
@@ -23,7 +24,29 @@ import Testing
         configure(&device)
         return DevicePreview.evaluate(
             control: file("control.json"), notifications: file("notifications.plist"), storyKeys: stories, app: app,
-            locale: try LocaleTag(locale), at: at, device: device)
+            locale: try LocaleTag(locale), at: at, device: device, reasonFor: reasonFor)
+    }
+
+    /// Asked for one campaign's reason (a board's matrix row), the preview says the same of it,
+    /// and of what the device sees, as when asked for every campaign's.
+    @Test func oneCampaignsReasonIsTheOneEveryReasonGives() throws {
+        let devices: [(inout DeviceState) -> Void] = [
+            { _ in }, { $0.build = "2.4.0" }, { $0.wifi = false; $0.launchesSince["sale"] = 1 }, { $0.firstLaunch = true },
+            { $0.seen = ["2026/05/01"] }, { $0.canOpen = [] }, { $0.flags["sale"] = ["hideSale"] },
+        ]
+        let keys = try PublishFixture.tenants()[0].apps.first { $0.slug.rawValue == "weather" }!.campaigns.map(\.key.rawValue)
+        #expect(keys.count >= 5)
+        for (index, configure) in devices.enumerated() {
+            for locale in ["en", "de"] {
+                let every = try preview(locale, configure)
+                for key in keys {
+                    let one = try preview(locale, reasonFor: key, configure)
+                    #expect(one.notShown == every.notShown.filter { $0.campaign == key }, "device \(index), \(locale), \(key)")
+                    #expect(one.eligibleBanners == every.eligibleBanners && one.nextAlert == every.nextAlert && one.stories == every.stories)
+                    #expect(one.alertBlocked == every.alertBlocked)
+                }
+            }
+        }
     }
 
     func reason(_ result: PreviewResult, _ campaign: String) -> String? {

@@ -74,17 +74,21 @@ struct BoardWarnings {
         return nil
     }
 
-    /// `word` in `text`, not as part of a longer slug.
+    /// `word` in `text`, not as part of a longer slug. Compared as UTF-8 bytes: a slug is
+    /// ASCII, and any byte of a character outside ASCII is not one of a slug's (Foundation's
+    /// `range(of:)` here was a cold board's costliest search).
     static func containsWord(_ word: String, in text: Substring) -> Bool {
-        func isSlugCharacter(_ character: Character) -> Bool {
-            (character.isASCII && (character.isLetter || character.isNumber)) || character == "-"
+        func isSlugByte(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-")
         }
-        var start = text.startIndex
-        while let range = text.range(of: word, range: start..<text.endIndex) {
-            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
-            if !(before.map(isSlugCharacter) ?? false), !(after.map(isSlugCharacter) ?? false) { return true }
-            start = range.upperBound
+        let needle = Array(word.utf8)
+        let haystack = Array(text.utf8)
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            let end = start + needle.count
+            guard haystack[start..<end].elementsEqual(needle) else { continue }
+            if (start == 0 || !isSlugByte(haystack[start - 1])) && (end == haystack.count || !isSlugByte(haystack[end])) { return true }
         }
         return false
     }

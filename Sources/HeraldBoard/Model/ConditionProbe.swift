@@ -27,26 +27,47 @@ struct ConditionProbe {
     }
 
     func holds(_ condition: Condition, _ device: MatrixDevice) -> Bool {
+        let files = parsed.files(condition, id: id)
         switch condition.type {
         case .minAppVersion, .maxAppVersion:
-            let field = condition.type == .minAppVersion ? "MinVersion" : "MaxVersion"
-            let plist = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <plist version="1.0"><dict><key>probe</key><dict><key>Message</key><string>probe</string>\
-                <key>\(field)</key><string>\(HTML.escape(condition.value.text))</string></dict></dict></plist>
-                """
             var state = device.state
             state.firstLaunch = false
             state.seen = []
-            return DevicePreview.evaluate(
-                control: Array("{}".utf8), notifications: Array(plist.utf8), storyKeys: [], app: app, locale: app.defaultLocale, at: at,
-                device: state
-            ).nextAlert == "probe"
+            return DevicePreview.evaluate(files, app: app, locale: app.defaultLocale, at: at, device: state, reasonFor: "probe").nextAlert == "probe"
         default:
-            let control = #"{\#(JSONText.quoted(id)):{"conditions":{"all":{\#(JSONText.quoted(condition.type.rawValue)):\#(condition.value.jsonText)}},"entry":"v","views":{"v":{}}}}"#
-            return DevicePreview.evaluate(
-                control: Array(control.utf8), notifications: [], storyKeys: [], app: app, locale: app.defaultLocale, at: at, device: device.state
-            ).eligibleBanners.contains(id)
+            return DevicePreview.evaluate(files, app: app, locale: app.defaultLocale, at: at, device: device.state, reasonFor: id)
+                .eligibleBanners.contains(id)
+        }
+    }
+
+    /// Each condition's one-campaign files, parsed once for every device the probe is asked of
+    /// (parsing them again for each device was a third of a board's matrices). One probe serves
+    /// one page, on one thread.
+    private let parsed = ParsedProbes()
+
+    private final class ParsedProbes {
+        private var parsed: [String: ParsedLocaleFiles] = [:]
+
+        func files(_ condition: Condition, id: String) -> ParsedLocaleFiles {
+            let key = condition.type.rawValue + "\u{0}" + condition.value.jsonText
+            if let files = parsed[key] { return files }
+            let files: ParsedLocaleFiles
+            switch condition.type {
+            case .minAppVersion, .maxAppVersion:
+                let field = condition.type == .minAppVersion ? "MinVersion" : "MaxVersion"
+                let plist = """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <plist version="1.0"><dict><key>probe</key><dict><key>Message</key><string>probe</string>\
+                    <key>\(field)</key><string>\(HTML.escape(condition.value.text))</string></dict></dict></plist>
+                    """
+                files = ParsedLocaleFiles(
+                    control: Array("{}".utf8), notifications: Array(plist.utf8), storyKeys: [], storyBlocks: [:], localNotifications: nil)
+            default:
+                let control = #"{\#(JSONText.quoted(id)):{"conditions":{"all":{\#(JSONText.quoted(condition.type.rawValue)):\#(condition.value.jsonText)}},"entry":"v","views":{"v":{}}}}"#
+                files = ParsedLocaleFiles(control: Array(control.utf8), notifications: [], storyKeys: [], storyBlocks: [:], localNotifications: nil)
+            }
+            parsed[key] = files
+            return files
         }
     }
 

@@ -185,7 +185,9 @@ public enum DeviceMatrix {
             return MatrixRow(
                 device: device,
                 cells: zip(app.locales, parsed).map { locale, files in
-                    cell(DevicePreview.evaluate(files, app: app, locale: locale, at: at, device: state), campaign: campaign, locale: locale)
+                    cell(
+                        DevicePreview.evaluate(files, app: app, locale: locale, at: at, device: state, reasonFor: campaign.key.rawValue),
+                        campaign: campaign, locale: locale)
                 })
         }
     }

@@ -98,17 +98,36 @@ public struct ParsedLocaleFiles: @unchecked Sendable {
 /// entry it names when no view has that name.
 struct ParsedBanner {
     let id: String
-    let all: [(type: String, value: Any)]
-    let any: [(type: String, value: Any)]
+    let all: [ParsedCondition]
+    let any: [ParsedCondition]
     let entryWithoutView: String?
 
     init(id: String, _ banner: [String: Any]) {
         self.id = id
         let conditions = banner["conditions"] as? [String: [String: Any]] ?? [:]
-        all = (conditions["all"] ?? [:]).sorted(by: { $0.key < $1.key }).map { (type: $0.key, value: $0.value) }
-        any = (conditions["any"] ?? [:]).sorted(by: { $0.key < $1.key }).map { (type: $0.key, value: $0.value) }
+        all = (conditions["all"] ?? [:]).sorted(by: { $0.key < $1.key }).map { ParsedCondition(type: $0.key, $0.value) }
+        any = (conditions["any"] ?? [:]).sorted(by: { $0.key < $1.key }).map { ParsedCondition(type: $0.key, $0.value) }
         let views = banner["views"] as? [String: Any] ?? [:]
         if let entry = banner["entry"] as? String, views[entry] == nil { entryWithoutView = entry } else { entryWithoutView = nil }
+    }
+}
+
+/// One condition of a banner as Notable reads it: its name, the kind Herald knows it as (nil:
+/// a name Notable does not read), and its value as each kind reads it, cast from the parsed
+/// JSON once rather than for every device (`as?` on `Any` was a board's costliest step).
+struct ParsedCondition {
+    let type: String
+    let kind: ConditionType?
+    let flag: Bool
+    let number: Int
+    let text: String
+
+    init(type: String, _ value: Any) {
+        self.type = type
+        kind = ConditionType(rawValue: type)
+        flag = value as? Bool ?? false
+        number = value as? Int ?? 0
+        text = value as? String ?? ""
     }
 }
 
@@ -127,16 +146,20 @@ public enum DevicePreview {
     /// `localNotifications`: the locale's `local-notifications.plist`, when it has one.
     public static func evaluate(
         control: [UInt8], notifications: [UInt8], storyKeys: [String], storyBlocks: [String: [UInt8]] = [:],
-        localNotifications: [UInt8]? = nil, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState
+        localNotifications: [UInt8]? = nil, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState, reasonFor: String? = nil
     ) -> PreviewResult {
         evaluate(
             ParsedLocaleFiles(control: control, notifications: notifications, storyKeys: storyKeys, storyBlocks: storyBlocks,
                               localNotifications: localNotifications),
-            app: app, locale: locale, at: at, device: device)
+            app: app, locale: locale, at: at, device: device, reasonFor: reasonFor)
     }
 
     /// The same, from files read once (the board asks of one locale's files for many devices).
-    public static func evaluate(_ files: ParsedLocaleFiles, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState) -> PreviewResult {
+    /// `reasonFor`: the one campaign whose reason `notShown` needs (a board's matrix row asks of
+    /// one; working out every other campaign's reason was most of its cost); nil: every one.
+    public static func evaluate(
+        _ files: ParsedLocaleFiles, app: AppSpec, locale: LocaleTag, at: Date, device: DeviceState, reasonFor: String? = nil
+    ) -> PreviewResult {
         var result = PreviewResult()
         var reasons: [String: String] = [:]
 
@@ -202,7 +225,8 @@ public enum DevicePreview {
 
         // Every campaign of the app not shown, with the first reason.
         let shownBanners = Set(result.eligibleBanners)
-        for campaign in app.campaigns.sorted(by: { $0.key < $1.key }) {
+        let asked = reasonFor.map { key in app.campaigns.filter { $0.key.rawValue == key } } ?? app.campaigns.sorted(by: { $0.key < $1.key })
+        for campaign in asked {
             let key = campaign.key.rawValue
             let reason: String? =
                 switch campaign.kind {
@@ -289,12 +313,12 @@ public enum DevicePreview {
 
     static func bannerFailure(_ banner: ParsedBanner, device: DeviceState, at: Date) -> String? {
         let id = banner.id
-        for (type, value) in banner.all {
-            if let failure = conditionFailure(id: id, type: type, value, device: device, at: at) { return "all.\(type): \(failure)" }
+        for condition in banner.all {
+            if let failure = conditionFailure(id: id, condition, device: device, at: at) { return "all.\(condition.type): \(failure)" }
         }
         if !banner.any.isEmpty {
-            let failures = banner.any.compactMap { type, value in
-                conditionFailure(id: id, type: type, value, device: device, at: at).map { "\(type): \($0)" }
+            let failures = banner.any.compactMap { condition in
+                conditionFailure(id: id, condition, device: device, at: at).map { "\(condition.type): \($0)" }
             }
             if failures.count == banner.any.count { return "no `any` condition holds (\(failures.joined(separator: "; ")))" }
         }
@@ -303,18 +327,18 @@ public enum DevicePreview {
     }
 
     /// nil when the condition holds, else what the device has against what it needs.
-    static func conditionFailure(id: String, type: String, _ value: Any, device: DeviceState, at: Date) -> String? {
+    static func conditionFailure(id: String, _ condition: ParsedCondition, device: DeviceState, at: Date) -> String? {
         // Notable reads only its own conditions; iNotify's, or a name nobody knows, it treats as false.
-        switch ConditionType(rawValue: type) {
+        switch condition.kind {
         case .onWifi:
-            let wanted = value as? Bool ?? false
+            let wanted = condition.flag
             return device.wifi == wanted ? nil : "device is \(device.wifi ? "on" : "off") Wi-Fi, needs \(wanted ? "on" : "off")"
         case .neverDisplayed:
-            let wanted = value as? Bool ?? false
+            let wanted = condition.flag
             let never = !device.wasDisplayed(id)
             return never == wanted ? nil : (never ? "needs to have been shown before" : "already displayed on this device")
         case .lastDisplayMinimumSeconds:
-            let minimum = value as? Int ?? 0
+            let minimum = condition.number
             if let seconds = device.secondsSince[id] {
                 return seconds > minimum ? nil : "shown \(seconds) s ago, needs more than \(minimum)"
             }
@@ -327,18 +351,18 @@ public enum DevicePreview {
                 ? nil
                 : "never shown, so Notable measures from 2001-01-01: \(sinceReference) s, needs more than \(minimum)"
         case .lastDisplayMinimumLaunches:
-            let minimum = value as? Int ?? 0
+            let minimum = condition.number
             let launches = device.launchesSince[id] ?? 1
             return launches > minimum
                 ? nil : "\(launches) launch\(launches == 1 ? "" : "es") since last shown (this one included), needs more than \(minimum)"
         case .flagNotSet:
-            let flag = value as? String ?? ""
+            let flag = condition.text
             return device.flags[id]?.contains(flag) == true ? "flag \(flag) is set" : nil
         case .iOSVersionLessThan:
-            let limit = value as? String ?? ""
+            let limit = condition.text
             return NumericSearch.compare(device.osVersion, limit) < 0 ? nil : "OS \(device.osVersion) is not below \(limit)"
         case .appVersionLessThan:
-            let limit = value as? String ?? ""
+            let limit = condition.text
             return NumericSearch.compare(device.build, limit) < 0 ? nil : "build \(device.build) is not below \(limit)"
         case .minAppVersion, .maxAppVersion, nil:
             return "unknown condition (the client treats it as false)"
