@@ -65,6 +65,14 @@ func runBoardBenchmark(campaigns: Int, events: Int) throws {
         ingestSeconds += elapsed
     }
     try admin.execute("VACUUM ANALYZE")
+    // HERALD_BOARD_HOLD=1 (for profiling): the fixture's conninfo printed, kept until standard
+    // input ends; no board is timed.
+    if ProcessInfo.processInfo.environment["HERALD_BOARD_HOLD"] == "1" {
+        print("HERALD_DATABASE_URL='\(configuration.conninfo)'")
+        fflush(nil)
+        while readLine() != nil {}
+        return
+    }
     print("Herald board benchmark: \(campaigns) campaigns in \(apps) apps, \(events) events; another tenant as large beside it")
     line("fixture built in", String(format: "%.1f s, events ingested in %.1f s", fill, ingestSeconds))
 
