@@ -17,27 +17,25 @@ enum BoardData {
         timer.mark("read tenant list")
         let until = String(Timestamp.format(at).prefix(10))
         let since = String(Timestamp.format(at.addingTimeInterval(-Double(days - 1) * 86_400)).prefix(10))
-        var approvals: [String: BoardApproval] = [:]
-        var fingerprint = ""
-        let tenants = try slugs.map { slug in
+        let read = try perTenant(slugs, on: database) { database, slug in
             try database.inTenant(slug, readOnly: true) { session in
                 let spec = try session.spec(app: app)
-                timer.mark("read spec of \(slug)")
                 // The tenant's own rollups, by index, in a few numbers per campaign: a board never
                 // pays for other tenants' events, nor for reading its own when none changed.
-                fingerprint += "tenant \(slug)\n"
+                var fingerprint = "tenant \(slug)\n"
                 for campaign in try session.campaignDaysFingerprint(app: app, since: since, until: until) {
                     fingerprint += campaign.line
                     fingerprint += "\n"
                 }
-                timer.mark("read rollups' fingerprint of \(slug)")
-                if try session.approvals.required(tenantID: session.tenant.id) {
-                    approvals.merge(try Self.approvals(session, spec: spec)) { first, _ in first }
-                }
-                return spec
+                let approvals = try session.approvals.required(tenantID: session.tenant.id) ? try Self.approvals(session, spec: spec) : [:]
+                return TenantRead(spec: spec, fingerprint: fingerprint, approvals: approvals)
             }
         }
-        timer.mark("read tenants")
+        let tenants = read.map(\.spec)
+        let fingerprint = read.map(\.fingerprint).joined()
+        var approvals: [String: BoardApproval] = [:]
+        for tenant in read { approvals.merge(tenant.approvals) { first, _ in first } }
+        timer.mark("read \(slugs.count) tenant(s)'s campaigns and rollups' fingerprints\(slugs.count > 1 ? " on two connections" : "")")
         let history = try database.asOperator(readOnly: true) { session in try publishRuns(session, limit: runs) }
         timer.mark("read history")
         return BoardInput(
@@ -50,18 +48,41 @@ enum BoardData {
     /// tenant's own rollups (by index, inside its session): read after the fingerprint, so that
     /// a board never records a fingerprint newer than the counts it drew.
     static func daily(_ database: HeraldDatabase, of input: BoardInput, app: Slug?) throws -> [DailyCount] {
-        var daily: [DailyCount] = []
-        for tenant in input.tenants {
-            try database.inTenant(tenant.slug, readOnly: true) { session in
-                for day in try session.campaignDays(app: app, since: input.since, until: input.until) {
+        let (since, until) = (input.since, input.until)
+        return try perTenant(input.tenants.map(\.slug), on: database) { database, slug in
+            try database.inTenant(slug, readOnly: true) { session in
+                var daily: [DailyCount] = []
+                for day in try session.campaignDays(app: app, since: since, until: until) {
                     for (event, events) in [("delivered", day.delivered), ("impression", day.impressions), ("click", day.clicks), ("dismiss", day.dismissals)]
                     where events > 0 {
-                        daily.append(DailyCount(tenant: tenant.slug.rawValue, app: day.app, campaign: day.campaign, day: day.day, event: event, events: events))
+                        daily.append(DailyCount(tenant: slug.rawValue, app: day.app, campaign: day.campaign, day: day.day, event: event, events: events))
                     }
                 }
+                return daily
             }
-        }
-        return daily
+        }.flatMap { $0 }
+    }
+
+    /// One tenant's campaigns, the fingerprint of its rollups, and its approvals.
+    private struct TenantRead: Sendable {
+        let spec: TenantSpec
+        let fingerprint: String
+        let approvals: [String: BoardApproval]
+    }
+
+    /// `read` of each tenant, in the order given. Each tenant is read in a transaction of its
+    /// own, so with two or more, every other one is read on a second connection at the same
+    /// time: two server processes share the work (most of a board with nothing changed).
+    static func perTenant<Value: Sendable>(
+        _ slugs: [Slug], on database: HeraldDatabase, _ read: @escaping @Sendable (HeraldDatabase, Slug) throws -> Value
+    ) throws -> [Value] {
+        guard slugs.count > 1 else { return try slugs.map { try read(database, $0) } }
+        let second = try database.connectAgain()
+        let theirs = slugs.indices.filter { $0 % 2 == 1 }.map { slugs[$0] }
+        let alongside = BackgroundWork { try theirs.map { try read(second, $0) } }
+        let mine = try slugs.indices.filter { $0 % 2 == 0 }.map { try read(database, slugs[$0]) }
+        let other = try alongside.wait()
+        return slugs.indices.map { $0 % 2 == 0 ? mine[$0 / 2] : other[$0 / 2] }
     }
 
     /// The tenant's campaigns' versions and approvals, with each unapproved one's change since

@@ -55,7 +55,8 @@ struct BoardCommand: ParsableCommand {
             }
             let moment = try at.map { try flagTime($0, flag: "--at") }
             let outURL = URL(fileURLWithPath: out).standardizedFileURL
-            let outcome = try BoardJob(Environment.openDatabase(), phaseTimes: Environment.phaseTimes).write(
+            // A whole site's board reads its tenants on two connections: the second one opens at once.
+            let outcome = try BoardJob(Environment.openDatabase(spare: tenant == nil), phaseTimes: Environment.phaseTimes).write(
                 to: outURL,
                 BoardJob.Options(
                     tenant: tenant, app: app, at: moment ?? Date(), atIsExplicit: moment != nil, days: days,
