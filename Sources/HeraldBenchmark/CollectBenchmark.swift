@@ -26,6 +26,12 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
     // or so under this load, holding up every commit meanwhile.
     let warmWAL = Int(ProcessInfo.processInfo.environment["HERALD_COLLECT_WARM_WAL"] ?? "") ?? 0
     if warmWAL > 0 { server.settings["min_wal_size"] = "\(warmWAL + 1)GB" }
+    // HERALD_COLLECT_AUTOVACUUM=off (for finding where the latency's tail comes from): the
+    // tables start empty, so autovacuum and autoanalyze run again and again as they grow.
+    if let autovacuum = ProcessInfo.processInfo.environment["HERALD_COLLECT_AUTOVACUUM"] {
+        server.settings["autovacuum"] = autovacuum == "off" ? "off" : "on"
+        print("(autovacuum \(server.settings["autovacuum"] ?? "on"): HERALD_COLLECT_AUTOVACUUM)")
+    }
     try server.initializeIfNeeded()
     try server.start()
     defer {
