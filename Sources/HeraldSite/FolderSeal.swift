@@ -69,45 +69,110 @@ struct FolderSeal: Equatable, Sendable {
     private static let header = "herald-seal 1"
 
     var serialized: [UInt8] {
-        var out = Array("\(Self.header) \(Self.text(manifest)) \(manifestSize) \(fileCount)\n".utf8)
+        var out = Array("\(Self.header) ".utf8)
         out.reserveCapacity(folders.count * 80)
-        for (folder, stamp) in folders.sorted(by: { $0.key < $1.key }) {
-            out += Array("\(Self.text(stamp)) \(folder)\n".utf8)
+        Self.write(manifest, to: &out)
+        out.append(UInt8(ascii: " "))
+        Self.write(UInt64(clamping: manifestSize), to: &out)
+        out.append(UInt8(ascii: " "))
+        Self.write(UInt64(clamping: fileCount), to: &out)
+        out.append(UInt8(ascii: "\n"))
+        // Sorted by the paths' bytes (UTF-8 order is code point order, as String's `<` compares).
+        for (folder, stamp) in folders.map({ (Array($0.key.utf8), $0.value) }).sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
+            Self.write(stamp, to: &out)
+            out.append(UInt8(ascii: " "))
+            out += folder
+            out.append(UInt8(ascii: "\n"))
         }
         return out
     }
 
-    private static func text(_ stamp: Stamp) -> String {
-        "\(stamp.device) \(stamp.inode) \(stamp.changedSeconds).\(stamp.changedNanoseconds)"
+    /// A stamp as the file holds it: `device inode seconds.nanoseconds`, in decimal digits (a
+    /// time before 1970, which no folder Herald writes has, is written as 0).
+    private static func write(_ stamp: Stamp, to out: inout [UInt8]) {
+        write(stamp.device, to: &out)
+        out.append(UInt8(ascii: " "))
+        write(stamp.inode, to: &out)
+        out.append(UInt8(ascii: " "))
+        write(UInt64(clamping: stamp.changedSeconds), to: &out)
+        out.append(UInt8(ascii: "."))
+        write(UInt64(clamping: stamp.changedNanoseconds), to: &out)
     }
 
-    /// The seal in `bytes`, or nil when they are not one (then the folder is checked file by file).
-    static func parse(_ bytes: [UInt8]) -> FolderSeal? {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
-        guard let first = lines.popFirst() else { return nil }
-        let words = first.split(separator: UInt8(ascii: " "))
-        guard words.count == 7, String(decoding: words[0] + [UInt8(ascii: " ")] + words[1], as: UTF8.self) == header,
-            let manifest = stamp(words[2...4]), let size = Int64(String(decoding: words[5], as: UTF8.self)),
-            let count = Int(String(decoding: words[6], as: UTF8.self))
-        else { return nil }
-        var folders: [String: Stamp] = [:]
-        folders.reserveCapacity(lines.count)
-        for line in lines {
-            let words = line.split(separator: UInt8(ascii: " "), maxSplits: 3)
-            guard words.count == 4, let stamp = stamp(words[0...2]), SitePath.isSafeRelative(words[3]) else { return nil }
-            folders[String(decoding: words[3], as: UTF8.self)] = stamp
+    private static func write(_ number: UInt64, to out: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            out.append(contentsOf: buffer[(20 - count)...])
         }
-        return FolderSeal(manifest: manifest, manifestSize: size, fileCount: count, folders: folders)
     }
 
-    private static func stamp(_ words: ArraySlice<ArraySlice<UInt8>>) -> Stamp? {
-        guard words.count == 3 else { return nil }
-        let time = words[words.startIndex + 2].split(separator: UInt8(ascii: "."))
-        guard time.count == 2, let device = UInt64(String(decoding: words[words.startIndex], as: UTF8.self)),
-            let inode = UInt64(String(decoding: words[words.startIndex + 1], as: UTF8.self)),
-            let seconds = Int64(String(decoding: time[0], as: UTF8.self)), let nanoseconds = Int64(String(decoding: time[1], as: UTF8.self))
+    /// The seal in `bytes`, or nil when they are not one (then the folder is checked file by
+    /// file): exactly the lines `serialized` writes, read in place without a string made per
+    /// number (a 1,000-app site's seal has 7,000 lines, read again by every run that writes).
+    static func parse(_ bytes: [UInt8]) -> FolderSeal? {
+        bytes.withUnsafeBufferPointer { buffer -> FolderSeal? in
+            let header = Array("\(Self.header) ".utf8)
+            guard buffer.count >= header.count, buffer[0..<header.count].elementsEqual(header) else { return nil }
+            var position = header.count
+            guard let manifest = readStamp(buffer, &position), skip(UInt8(ascii: " "), buffer, &position),
+                let size = readDecimal(buffer, &position).flatMap(Int64.init(exactly:)), skip(UInt8(ascii: " "), buffer, &position),
+                let count = readDecimal(buffer, &position).flatMap(Int.init(exactly:)), skip(UInt8(ascii: "\n"), buffer, &position)
+            else { return nil }
+            var folders: [String: Stamp] = [:]
+            folders.reserveCapacity(buffer.count / 60)
+            while position < buffer.count {
+                guard let stamp = readStamp(buffer, &position), skip(UInt8(ascii: " "), buffer, &position) else { return nil }
+                var end = position
+                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+                guard end < buffer.count else { return nil }  // every line ends with its newline
+                let path = UnsafeBufferPointer(rebasing: buffer[position..<end])
+                guard SitePath.isSafeRelative(path) else { return nil }
+                folders[String(decoding: path, as: UTF8.self)] = stamp
+                position = end + 1
+            }
+            return FolderSeal(manifest: manifest, manifestSize: size, fileCount: count, folders: folders)
+        }
+    }
+
+    /// `device inode seconds.nanoseconds` at `position`, which moves past it.
+    private static func readStamp(_ buffer: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Stamp? {
+        guard let device = readDecimal(buffer, &position), skip(UInt8(ascii: " "), buffer, &position),
+            let inode = readDecimal(buffer, &position), skip(UInt8(ascii: " "), buffer, &position),
+            let seconds = readDecimal(buffer, &position).flatMap(Int64.init(exactly:)), skip(UInt8(ascii: "."), buffer, &position),
+            let nanoseconds = readDecimal(buffer, &position).flatMap(Int64.init(exactly:))
         else { return nil }
         return Stamp(device: device, inode: inode, changedSeconds: seconds, changedNanoseconds: nanoseconds)
+    }
+
+    /// The decimal digits at `position` as a number (nil: none, or more than 64 bits hold);
+    /// `position` moves past them.
+    private static func readDecimal(_ buffer: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> UInt64? {
+        var value: UInt64 = 0
+        let first = position
+        while position < buffer.count, buffer[position] >= UInt8(ascii: "0"), buffer[position] <= UInt8(ascii: "9") {
+            let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = times.addingReportingOverflow(UInt64(buffer[position] - UInt8(ascii: "0")))
+            guard !overflowed, !carried else { return nil }
+            value = sum
+            position += 1
+        }
+        return position > first ? value : nil
+    }
+
+    /// Whether `byte` is at `position` (which then moves past it).
+    private static func skip(_ byte: UInt8, _ buffer: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Bool {
+        guard position < buffer.count, buffer[position] == byte else { return false }
+        position += 1
+        return true
     }
 
     // MARK: Checking and stamping
@@ -147,32 +212,11 @@ struct FolderSeal: Equatable, Sendable {
             lines.withUnsafeBufferPointer { buffer -> Bool in
                 guard let base = buffer.baseAddress else { return false }
                 var position = start
-                func number() -> UInt64? {
-                    var value: UInt64 = 0
-                    let first = position
-                    while position < buffer.count, buffer[position] >= UInt8(ascii: "0"), buffer[position] <= UInt8(ascii: "9") {
-                        let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
-                        let (sum, carried) = times.addingReportingOverflow(UInt64(buffer[position] - UInt8(ascii: "0")))
-                        guard !overflowed, !carried else { return nil }
-                        value = sum
-                        position += 1
-                    }
-                    return position > first ? value : nil
-                }
-                func skip(_ byte: UInt8) -> Bool {
-                    guard position < buffer.count, buffer[position] == byte else { return false }
-                    position += 1
-                    return true
-                }
-                guard let device = number(), skip(UInt8(ascii: " ")), let inode = number(), skip(UInt8(ascii: " ")),
-                    let seconds = number(), skip(UInt8(ascii: ".")), let nanoseconds = number(), skip(UInt8(ascii: " "))
-                else { return false }
+                guard let expected = readStamp(buffer, &position), skip(UInt8(ascii: " "), buffer, &position) else { return false }
                 var end = position
                 while end < buffer.count, buffer[end] != 0 { end += 1 }
                 guard SitePath.isSafeRelative(UnsafeBufferPointer(rebasing: buffer[position..<end])) else { return false }
                 var info = stat()
-                guard let seconds = Int64(exactly: seconds), let nanoseconds = Int64(exactly: nanoseconds) else { return false }
-                let expected = Stamp(device: device, inode: inode, changedSeconds: seconds, changedNanoseconds: nanoseconds)
                 return fstatat(root, base + position, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
                     && Stamp(info) == expected
             }

@@ -39,6 +39,36 @@ import Testing
         return seal.holds(root: descriptor)
     }
 
+    /// The file as its comment describes it, checked by hand: a header line (the manifest's
+    /// stamp, size and file count), then a line per folder, sorted by path; anything else is
+    /// not a seal (the folder is then checked file by file).
+    @Test func theSealFileIsExactlyItsLines() throws {
+        let seal = FolderSeal(
+            manifest: .init(device: 2049, inode: 18_446_744_073_709_551_615, changedSeconds: 1_780_272_000, changedNanoseconds: 5),
+            manifestSize: 3_725_183, fileCount: 36_000,
+            folders: [
+                "acme/weather/en/stories": .init(device: 2049, inode: 7, changedSeconds: 1_780_272_001, changedNanoseconds: 999_999_999),
+                "acme/radio/de": .init(device: 0, inode: 12, changedSeconds: 0, changedNanoseconds: 0),
+            ])
+        let text = """
+            herald-seal 1 2049 18446744073709551615 1780272000.5 3725183 36000
+            0 12 0.0 acme/radio/de
+            2049 7 1780272001.999999999 acme/weather/en/stories
+
+            """
+        #expect(String(decoding: seal.serialized, as: UTF8.self) == text)
+        #expect(FolderSeal.parse(Array(text.utf8)) == seal)
+        for broken in [
+            "", "herald-seal 2 1 2 3.4 5 6\n", "herald-seal 1 1 2 3.4 5 6", "herald-seal 1 1 2 3 5 6\n",
+            "herald-seal 1 1 2 3.4 5 6\n7 8 9.0 acme/radio/de",  // a line without its newline
+            "herald-seal 1 1 2 3.4 5 6\n7 8 9.0 ../etc\n", "herald-seal 1 1 2 3.4 5 6\n7 8 9.0 /etc\n",
+            "herald-seal 1 1 2 3.4 5 6\n7  8 9.0 acme/radio/de\n", "herald-seal 1 1 2 3.4 5 6\n\n",
+            "herald-seal 1 18446744073709551616 2 3.4 5 6\n", "herald-seal 1 1 2 -3.4 5 6\n",
+        ] {
+            #expect(FolderSeal.parse(Array(broken.utf8)) == nil, "\(broken.debugDescription)")
+        }
+    }
+
     @Test func aRunSealsEveryFolderThatHoldsAFileAndTheNextTrustsIt() throws {
         try withTemporaryDirectory { root in
             let writer = SiteWriter(root: root)
