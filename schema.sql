@@ -2431,6 +2431,12 @@ CREATE INDEX campaigns_active_idx ON public.campaigns USING btree (tenant_id, ap
 CREATE INDEX campaigns_active_starts_idx ON public.campaigns USING btree (starts_at) WHERE (status = 'active'::public.campaign_status);
 
 --
+-- Name: campaigns_id_with_app_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX campaigns_id_with_app_idx ON public.campaigns USING btree (id) INCLUDE (tenant_id, app_id);
+
+--
 -- Name: delivery_events_device_idx; Type: INDEX; Schema: public
 --
 
