@@ -105,7 +105,10 @@ func runBenchmark() throws {
         if timing, let text = try? String(contentsOf: errorURL, encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("timing: ") { print("    " + line) }
         }
-        guard status == 0 else { throw CLIRunnerError(message: "herald publish exited \(status)") }
+        guard status == 0 else {
+            let said = (try? String(contentsOf: errorURL, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: "\n") ?? ""
+            throw CLIRunnerError(message: "herald publish exited \(status):\n\(said)")
+        }
         return (elapsed, try JSONDecoder().decode(PublishSummary.self, from: Data(contentsOf: outputURL)))
     }
 
