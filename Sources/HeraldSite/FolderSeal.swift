@@ -77,7 +77,7 @@ struct FolderSeal: Equatable, Sendable {
         out.append(UInt8(ascii: " "))
         Self.write(UInt64(clamping: fileCount), to: &out)
         out.append(UInt8(ascii: "\n"))
-        // Sorted by the paths' bytes (UTF-8 order is code point order, as String's `<` compares).
+        // Sorted by the paths' bytes, for a person reading the file (parse takes any order).
         for (folder, stamp) in folders.map({ (Array($0.key.utf8), $0.value) }).sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
             Self.write(stamp, to: &out)
             out.append(UInt8(ascii: " "))
