@@ -100,19 +100,7 @@ struct FolderSeal: Equatable, Sendable {
     }
 
     private static func write(_ number: UInt64, to out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = number
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            out.append(contentsOf: buffer[(20 - count)...])
-        }
+        out.append(contentsOf: String(number).utf8)  // up to 15 digits, a string held inline
     }
 
     /// The seal in `bytes`, or nil when they are not one (then the folder is checked file by
