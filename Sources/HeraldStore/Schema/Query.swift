@@ -152,8 +152,9 @@ enum Query: String, CaseIterable, Sendable {
 /// text between is sent as it is (comments included), without its final `;`.
 ///
 /// Every process parses the embedded files once, before its first statement, so this is on
-/// every command's path: it walks the text's bytes and slices it, rather than splitting it
-/// into lines of Characters and joining them again (which cost a command milliseconds).
+/// every command's path: it finds the name lines in the text's bytes, and makes a string only
+/// of each name and each statement (a Substring per line and an array per name line tried
+/// took `herald tenant list` a tenth of its CPU time).
 struct NamedStatements {
     private(set) var statements: [String: SQL] = [:]
     /// What is wrong with the files, if anything (the tests require none).
@@ -163,63 +164,88 @@ struct NamedStatements {
     /// such a file, so only the tests pass nil).
     init(files: [(name: String, text: String?)]) {
         for (file, text) in files {
-            guard let text else {
+            guard var text else {
                 problems.append("\(file) is not UTF-8")
                 continue
             }
-            var name: String?
-            var bodyStart = text.startIndex
-            func finish(_ end: String.Index) {
-                guard let name else {
-                    if Self.lines(text[bodyStart..<end]).contains(where: { !$0.isEmpty && !$0.hasPrefix("--") }) {
-                        problems.append("\(file): SQL before the first \"-- name:\" line")
-                    }
-                    return
-                }
-                var body = Self.trimmed(text[bodyStart..<end], newlines: true)
-                if body.hasSuffix(";") { body.removeLast() }
-                let code = Self.lines(body).contains { !$0.isEmpty && !Self.trimmed($0, newlines: false).hasPrefix("--") }
-                if name.isEmpty || !name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) {
-                    problems.append("\(file): \"\(name)\" is not a name (lowercase letters, digits and -)")
-                } else if !code {
-                    problems.append("\(file): \(name) has no statement")
-                } else if statements[name] != nil {
-                    problems.append("\(file): \(name) is named twice")
-                } else {
-                    statements[name] = "\(UnsafeSQL(String(body)))"  // a file this binary carries
-                }
+            text.makeContiguousUTF8()  // so that its bytes can be read in place
+            if text.utf8.withContiguousStorageIfAvailable({ read(file, $0) }) == nil {
+                problems.append("\(file) could not be read as bytes")
             }
-            for line in Self.lines(text[...]) {
-                guard let named = Self.name(line) else { continue }
-                finish(line.startIndex)
-                name = named
-                bodyStart = line.endIndex < text.endIndex ? text.utf8.index(after: line.endIndex) : line.endIndex
-            }
-            finish(text.endIndex)
         }
     }
 
-    /// The lines of `text` (split at each `\n`, empty ones kept), as slices of it.
-    private static func lines(_ text: Substring) -> [Substring] {
-        var lines: [Substring] = []
-        var start = text.startIndex
-        while let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(text[start..<end])
-            start = text.utf8.index(after: end)
+    /// One file's blocks: `bytes` cut at its name lines.
+    private mutating func read(_ file: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+        var name: String?
+        var bodyStart = 0
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            if let named = Self.name(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])) {
+                finish(file, name, bytes, bodyStart..<lineStart)
+                name = named
+                bodyStart = min(lineEnd + 1, bytes.count)
+            }
+            lineStart = lineEnd + 1
         }
-        lines.append(text[start...])
-        return lines
+        finish(file, name, bytes, bodyStart..<bytes.count)
+    }
+
+    /// The block `range` of `bytes`, under `name` (nil: the file's opening comment).
+    private mutating func finish(_ file: String, _ name: String?, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        let block = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        guard let name else {
+            if Self.lines(block[...]).contains(where: { !$0.isEmpty && !$0.utf8.starts(with: "--".utf8) }) {
+                problems.append("\(file): SQL before the first \"-- name:\" line")
+            }
+            return
+        }
+        var body = Self.trimmed(block[...], newlines: true)
+        if body.hasSuffix(";") { body.removeLast() }
+        let code = Self.lines(body).contains { !$0.isEmpty && !Self.trimmed($0, newlines: false).utf8.starts(with: "--".utf8) }
+        if name.isEmpty || !name.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }) {
+            problems.append("\(file): \"\(name)\" is not a name (lowercase letters, digits and -)")
+        } else if !code {
+            problems.append("\(file): \(name) has no statement")
+        } else if statements[name] != nil {
+            problems.append("\(file): \(name) is named twice")
+        } else {
+            statements[name] = "\(UnsafeSQL(String(body)))"  // a file this binary carries
+        }
+    }
+
+    /// The lines of `text` (split at each `\n`, empty ones kept), as slices of it. Only the
+    /// comment lines at a statement's head are looked at: `contains` stops at the first line of code.
+    private static func lines(_ text: Substring) -> some Sequence<Substring> {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
     /// The name a `-- name: some-name` line gives (spaces around `--`, `name` and `:` allowed,
-    /// as goyesql does), or nil for any other line.
-    private static func name(_ line: Substring) -> String? {
-        var rest = line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        for part in ["--", "name", ":"] {
-            guard rest.starts(with: part.utf8) else { return nil }
-            rest = rest.dropFirst(part.utf8.count).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    /// as goyesql does), or nil for any other line: most lines fail at their first byte.
+    private static func name(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+        var position = 0
+        func skipBlanks() {
+            while position < line.count, line[position] == UInt8(ascii: " ") || line[position] == UInt8(ascii: "\t") { position += 1 }
         }
-        return String(trimmed(Substring(rest), newlines: false))
+        func skip(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard line.count - position >= count, let base = line.baseAddress, memcmp(base + position, word.utf8Start, count) == 0 else {
+                return false
+            }
+            position += count
+            return true
+        }
+        skipBlanks()
+        guard skip("--") else { return nil }
+        skipBlanks()
+        guard skip("name") else { return nil }
+        skipBlanks()
+        guard skip(":") else { return nil }
+        skipBlanks()
+        let rest = String(decoding: UnsafeBufferPointer(rebasing: line[position...]), as: UTF8.self)
+        return String(trimmed(rest[...], newlines: false))
     }
 
     /// `text` without the white space (Unicode's) at either end; line breaks too when `newlines`.
