@@ -94,12 +94,14 @@ public struct PublishJob {
             return try publishOwnFolder(own, app: app, at: at, siteBaseURL: siteBaseURL, dryRun: dryRun, full: full)
         }
         var timer = PhaseTimer(phaseTimes)
+        let early = wait ? nil : FolderCheck(.site(out), memory: memory, full: full, dryRun: dryRun)
         return try locked {
             try withTenantLocks(tenant.map { [$0] }, dryRun: dryRun, busy: wait ? .wait : tenant == nil ? .skip : .refuse) { held in
                 timer.mark("lock")
+                let check = early ?? FolderCheck(.site(out), memory: memory, full: full, dryRun: dryRun)
                 return try publish(
-                    into: .site(out), at: at, tenant: tenant, app: app, held: held, siteBaseURL: siteBaseURL, dryRun: dryRun,
-                    full: full, timer: &timer)
+                    into: .site(out), check: check, at: at, tenant: tenant, app: app, held: held, siteBaseURL: siteBaseURL,
+                    dryRun: dryRun, full: full, timer: &timer)
             }
         }
     }
@@ -110,23 +112,24 @@ public struct PublishJob {
     ) throws -> Result {
         var timer = PhaseTimer(phaseTimes)
         let tenantID = try database.asOperator(readOnly: true) { try $0.tenants.find(own).id }
+        let folder = Folder.tenant(own, id: tenantID, in: out)
+        let early = wait ? nil : FolderCheck(folder, memory: memory, full: full, dryRun: dryRun)
         return try withTenantLocks([own], dryRun: dryRun, busy: wait ? .wait : .refuse) { _ in
             timer.mark("lock")
+            let check = early ?? FolderCheck(folder, memory: memory, full: full, dryRun: dryRun)
             return try publish(
-                into: .tenant(own, id: tenantID, in: out), at: at, tenant: own, app: app, held: nil, siteBaseURL: siteBaseURL,
+                into: folder, check: check, at: at, tenant: own, app: app, held: nil, siteBaseURL: siteBaseURL,
                 dryRun: dryRun, full: full, timer: &timer)
         }
     }
 
     /// A publish into `folder`; `held`: the tenants whose locks this run holds (nil: all).
     private func publish(
-        into folder: Folder, at: Date, tenant: Slug?, app: Slug?, held: Set<Slug>?, siteBaseURL: HTTPURL?, dryRun: Bool,
-        full: Bool, timer: inout PhaseTimer
+        into folder: Folder, check: FolderCheck, at: Date, tenant: Slug?, app: Slug?, held: Set<Slug>?, siteBaseURL: HTTPURL?,
+        dryRun: Bool, full: Bool, timer: inout PhaseTimer
     ) throws -> Result {
-        let writer = SiteWriter(root: folder.root, memory: memory)
-        // The folder is checked (one look per folder) on another thread while the database is
-        // read: the two take about as long, and a run that changed nothing is little else.
-        let checking = full || dryRun ? nil : BackgroundWork { writer.intactFolder() }
+        let writer = check.writer
+        let checking = check.checking
         // A --full run reads the folder's manifest (megabytes for a large site) on another
         // thread while the database is read, instead of after the compile, and packs it as
         // the run history keeps manifests: its digest, computed here rather than taken from
@@ -237,5 +240,26 @@ public struct PublishJob {
         let skipped = plan.skipped
         BackgroundRelease.release((consume plan, consume site, consume files))
         return Result(runID: runID, outcome: folder.sitePaths(outcome), warnings: warnings, apps: apps, skippedTenants: skipped)
+    }
+}
+
+extension PublishJob {
+    /// The folder's writer, and its check against the last run (one look per folder) on another
+    /// thread. A run that does not wait for the locks starts it before taking them: the check
+    /// and the database's first statements (a new server process's, the locks') then take the
+    /// same few milliseconds instead of one after the other, and a run that changed nothing is
+    /// little else. The check only reads: what it found is trusted only if it goes with the run
+    /// history the locked run reads (the manifest's digest), and a run that died mid-write left
+    /// a marker it refuses. A run that waits (`--wait`, the watcher) starts it once it holds
+    /// the locks, so that what it checked is not minutes old.
+    struct FolderCheck {
+        let writer: SiteWriter
+        let checking: BackgroundWork<IntactFolder?>?
+
+        init(_ folder: Folder, memory: FolderMemory?, full: Bool, dryRun: Bool) {
+            let writer = SiteWriter(root: folder.root, memory: memory)
+            self.writer = writer
+            checking = full || dryRun ? nil : BackgroundWork { writer.intactFolder() }
+        }
     }
 }

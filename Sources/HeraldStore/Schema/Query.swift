@@ -197,14 +197,14 @@ struct NamedStatements {
     private mutating func finish(_ file: String, _ name: String?, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         let block = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         guard let name else {
-            if Self.lines(block[...]).contains(where: { !$0.isEmpty && !$0.utf8.starts(with: "--".utf8) }) {
+            if Self.hasCode(block[...], trimming: false) {
                 problems.append("\(file): SQL before the first \"-- name:\" line")
             }
             return
         }
         var body = Self.trimmed(block[...], newlines: true)
         if body.hasSuffix(";") { body.removeLast() }
-        let code = Self.lines(body).contains { !$0.isEmpty && !Self.trimmed($0, newlines: false).utf8.starts(with: "--".utf8) }
+        let code = Self.hasCode(body, trimming: true)
         if name.isEmpty || !name.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }) {
             problems.append("\(file): \"\(name)\" is not a name (lowercase letters, digits and -)")
         } else if !code {
@@ -216,10 +216,18 @@ struct NamedStatements {
         }
     }
 
-    /// The lines of `text` (split at each `\n`, empty ones kept), as slices of it. Only the
-    /// comment lines at a statement's head are looked at: `contains` stops at the first line of code.
-    private static func lines(_ text: Substring) -> some Sequence<Substring> {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
+    /// Whether a line of `text` is SQL: not empty and, its blanks trimmed when `trimming` (not
+    /// newlines), not a `--` comment. Stops at the first such line: only a statement's head of
+    /// comment lines is looked at.
+    private static func hasCode(_ text: Substring, trimming: Bool) -> Bool {
+        var start = text.startIndex
+        while true {
+            let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            let line = text[start..<end]
+            if !line.isEmpty, !(trimming ? trimmed(line, newlines: false) : line).utf8.starts(with: "--".utf8) { return true }
+            guard end < text.endIndex else { return false }
+            start = text.utf8.index(after: end)
+        }
     }
 
     /// The name a `-- name: some-name` line gives (spaces around `--`, `name` and `:` allowed,
