@@ -18,6 +18,9 @@ local pause = tonumber(os.getenv("HERALD_DELAY_MS") or "0")
 local run = tonumber(os.getenv("HERALD_RUN") or "0")
 local campaigns = { "spring-sale", "welcome", "tour" }
 local kinds = { "delivered", "impression", "click", "dismiss" }
+-- The last five days (UTC), in turn: the collector takes only the last year's events.
+local days = {}
+for k = 1, 5 do days[k] = os.date("!%Y-%m-%d", os.time() - k * 86400) end
 local threads = {}
 local counter = 0
 -- Requests this thread has made, and its connections (the first that many are each
@@ -50,8 +53,8 @@ function request()
       counter = counter + 1
       local n = counter
       lines[i] = string.format(
-         '{"event_id":"%08x-%04x-4000-8000-%012x","campaign":"%s","device":"d-%d","kind":"%s","at":"2026-11-%02dT12:00:00Z","locale":"en","app_version":"3.1.0"}',
-         thread_id, run, n, campaigns[n % 3 + 1], (thread_id * 7919 + n) % 50000, kinds[n % 4 + 1], 10 + n % 5)
+         '{"event_id":"%08x-%04x-4000-8000-%012x","campaign":"%s","device":"d-%d","kind":"%s","at":"%sT12:00:00Z","locale":"en","app_version":"3.1.0"}',
+         thread_id, run, n, campaigns[n % 3 + 1], (thread_id * 7919 + n) % 50000, kinds[n % 4 + 1], days[n % 5 + 1])
    end
    return wrk.format("POST", "/v1/events", nil, table.concat(lines, "\n") .. "\n")
 end

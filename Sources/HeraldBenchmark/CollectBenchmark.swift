@@ -131,11 +131,13 @@ private func writeEvents(_ count: Int, run: Int, to file: URL) throws {
     _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
+    // The last five days (UTC), in turn, as the Lua script dates them.
+    let days = (1...5).map { RecentDays.day($0) }
     var text = ""
     for n in 1...max(1, count) {
         text += String(
-            format: #"{"event_id":"%08x-%04x-4000-8000-%012x","tenant":"acme","app":"weather","campaign":"%@","device":"d-%d","kind":"%@","at":"2026-11-%02dT12:00:00Z","locale":"en","app_version":"3.1.0"}"#,
-            0xFFFF, run, n, campaigns[n % 3], (7919 + n) % 50_000, kinds[n % 4], 10 + n % 5) + "\n"
+            format: #"{"event_id":"%08x-%04x-4000-8000-%012x","tenant":"acme","app":"weather","campaign":"%@","device":"d-%d","kind":"%@","at":"%@T12:00:00Z","locale":"en","app_version":"3.1.0"}"#,
+            0xFFFF, run, n, campaigns[n % 3], (7919 + n) % 50_000, kinds[n % 4], days[n % 5]) + "\n"
         if text.utf8.count > 1 << 20 {
             try handle.write(contentsOf: Data(text.utf8))
             text = ""

@@ -41,13 +41,23 @@ public enum CollectorServer {
         collector.start()
         let activity = ActivityLog(logger: logger, seconds: configuration.activityLogSeconds)
         let endpoint = EventsEndpoint(collector: collector, configuration: configuration, metrics: metrics, activity: activity)
-        let router = Router()
-        router.post("/v1/events") { request, _ in await endpoint.handle(request) }
+        let router = Router(context: CollectorRequestContext.self)
+        router.addMiddleware { UnknownEndpoints(metrics: metrics) }
+        router.post("/v1/events") { request, context in await endpoint.handle(request, channel: context.channel) }
         router.get("/healthz") { _, _ in EventsEndpoint.json(.ok, "{\"status\":\"alive\"}") }
+        // Why it is not ready names the database (its host, its user): that goes to the log,
+        // once per change, not to whoever can reach /readyz.
+        let lastProblem = Mutex<String?>(nil)
         router.get("/readyz") { _, _ in
             let (ready, problem) = collector.readiness
+            let changed = lastProblem.withLock { last in
+                defer { last = ready ? nil : problem }
+                return !ready && last != problem
+            }
+            if changed, let problem { logger.warning("not ready: \(problem)") }
             if ready { return EventsEndpoint.json(.ok, "{\"status\":\"ready\"}") }
-            return EventsEndpoint.refusal(.serviceUnavailable, problem ?? "not ready", extra: [.retryAfter: "1"])
+            return EventsEndpoint.refusal(
+                .serviceUnavailable, "not ready: the event store cannot be reached yet (the collector's log says why)", extra: [.retryAfter: "1"])
         }
         router.get("/metrics") { _, _ in
             Response(
@@ -55,11 +65,13 @@ public enum CollectorServer {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
         let address = "\(configuration.host):\(configuration.port)"
+        let listening = Mutex(false)
         var app = Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .seconds(configuration.readTimeoutSeconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4096),
             onServerRunning: { channel in
+                listening.withLock { $0 = true }
                 let port = channel.localAddress?.port ?? configuration.port
                 let listening = configuration.host.contains(":") ? "[\(configuration.host)]:\(port)" : "\(configuration.host):\(port)"
                 logger.info("listening on \(listening) (POST /v1/events; GET /healthz, /readyz, /metrics)")
@@ -68,12 +80,15 @@ public enum CollectorServer {
             logger: logger)
         // Stopped in reverse order: the server first (it answers what is in flight), then the
         // activity line, then the store (what is still queued is committed before it returns).
-        app.addServices(StoreService(collector: collector, logger: logger), activity)
+        app.addServices(StoreService(collector: collector, logger: logger, served: { listening.withLock { $0 } }), activity)
         do {
             try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
         } catch let error as IOError {
             collector.stop()
             throw CollectorError.cannotListen(address: address, reason: String(cString: strerror(error.errnoCode)))
+        } catch is SocketAddressError.UnknownHost {
+            collector.stop()
+            throw CollectorError.cannotListen(address: address, reason: "\(configuration.host) is no address or host name this machine knows")
         } catch {
             collector.stop()
             throw error
@@ -95,6 +110,8 @@ public enum CollectorServer {
 struct StoreService: Service {
     let collector: EventCollector
     let logger: Logger
+    /// Whether the server ever listened (one that could not says nothing of requests).
+    let served: @Sendable () -> Bool
 
     func run() async throws {
         try? await gracefulShutdown()
@@ -104,7 +121,7 @@ struct StoreService: Service {
                 continuation.resume()
             }
         }
-        logger.info("stopped: every request in flight was answered")
+        if served() { logger.info("stopped: every request in flight was answered") }
     }
 }
 

@@ -13,11 +13,11 @@ struct EventsEndpoint: Sendable {
     let metrics: CollectorMetrics
     let activity: ActivityLog
 
-    func handle(_ request: Request) async -> Response {
+    func handle(_ request: Request, channel: any Channel) async -> Response {
         metrics.inFlight.increment()
         defer { metrics.inFlight.decrement() }
         let started = ContinuousClock.now
-        let (response, outcome) = await respond(request)
+        let (response, outcome) = await respond(request, channel: channel)
         let seconds = (ContinuousClock.now - started).inSeconds
         let status = response.status.code
         metrics.requestFinished(status: status)
@@ -29,7 +29,7 @@ struct EventsEndpoint: Sendable {
         return response
     }
 
-    private func respond(_ request: Request) async -> (Response, CollectedOutcome?) {
+    private func respond(_ request: Request, channel: any Channel) async -> (Response, CollectedOutcome?) {
         // Who first: a request without a key in force learns nothing else, and sends no body.
         guard let scope = collector.authenticate(authorization: request.headers[.authorization]) else {
             return (
@@ -54,20 +54,35 @@ struct EventsEndpoint: Sendable {
             return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
         }
         let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
-        } catch {
-            return (Self.refusal(.requestTimeout, "the body did not arrive whole"), nil)
+        switch await BodyDeadline.collect(request.body, upTo: limit, within: configuration.readTimeoutSeconds) {
+        case .arrived(let whole): body = whole
+        case .tooLarge: return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
+        case .late:
+            BodyDeadline.close(channel)
+            let seconds = configuration.readTimeoutSeconds
+            return (Self.refusal(.requestTimeout, "the body did not arrive within \(seconds) s: nothing was stored", extra: [.connection: "close"]), nil)
+        case .abandoned:
+            // No one to answer: counted apart from the answers (nginx's 499, "client closed request").
+            return (Self.refusal(Self.clientClosedRequest, "the body did not arrive whole"), nil)
         }
         let records: [EventRecord]
         do {
-            records = try CollectedBatch.records(Array(body.readableBytesView), format: format, tenant: scope.tenant, app: scope.app)
+            records = try CollectedBatch.records(
+                Array(body.readableBytesView), format: format, tenant: scope.tenant, app: scope.app,
+                receivedAt: Int64(Date().timeIntervalSince1970))
         } catch .tooManyEvents(let limit) {
             return (Self.refusal(.contentTooLarge, CollectedBodyProblem.tooManyEvents(limit: limit).description), nil)
         } catch {
             return (Self.refusal(.badRequest, error.description), nil)
+        }
+        // More than a key's burst never passes, however long it waits: 413 (a client halves its batch).
+        let burst = Int(configuration.store.burstPerKey)
+        if records.count > burst {
+            return (
+                Self.refusal(
+                    .contentTooLarge,
+                    "this collector takes at most \(burst) events a request from one app key (its --key-burst): send smaller batches"), nil
+            )
         }
         if let wait = collector.admit(scope, events: records.count) {
             return (
@@ -91,6 +106,10 @@ struct EventsEndpoint: Sendable {
             return (Self.refusal(.internalServerError, "the event store failed: nothing was stored; retry later"), nil)
         }
     }
+
+    /// What the metrics and the activity line count a request as whose client left before its
+    /// body arrived (nginx's name and number for it): no answer reaches anyone.
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
 
     /// The body format a Content-Type names (parameters such as charset aside).
     static func format(_ contentType: String?) -> CollectedBodyFormat? {

@@ -17,3 +17,23 @@ public enum SampleEvents {
         return text
     }
 }
+
+/// Days counted back from today, as event times write them: `herald collect` takes only the
+/// last year's events, so what is sent to it is dated from the clock, not fixed.
+public enum RecentDays {
+    /// The UTC date `daysAgo` days before now: `2026-11-26`.
+    public static func day(_ daysAgo: Int, from now: Date = Date()) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = now.addingTimeInterval(-Double(daysAgo) * 86_400)
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// SampleEvents' lines with their days (10–14 November 2026) moved to the last five days.
+    public static func movedToLastDays(_ ndjson: String, from now: Date = Date()) -> String {
+        var text = ndjson
+        for day in 10...14 { text = text.replacingOccurrences(of: "\"at\":\"2026-11-\(day)T", with: "\"at\":\"\(Self.day(15 - day, from: now))T") }
+        return text
+    }
+}

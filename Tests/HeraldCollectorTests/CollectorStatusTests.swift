@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldTestSupport
 import PostgresClient
 import Testing
@@ -145,14 +146,115 @@ import Testing
             try RawHTTP.send(
                 endless,
                 Array("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n{".utf8))
+            // A body that comes a byte every 200 ms: each byte is in time, the whole never is.
+            let trickling = try RawHTTP.connect(port: collector.port)
+            defer { close(trickling) }
+            try RawHTTP.send(
+                trickling,
+                Array("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n".utf8))
+            let trickler = BackgroundWork {
+                for _ in 0..<50 {
+                    guard (try? RawHTTP.send(trickling, [UInt8(ascii: " ")])) != nil else { return }
+                    usleep(200_000)
+                }
+            }
+            // And one whose client gives up half-way.
+            let quitter = try RawHTTP.connect(port: collector.port)
+            try RawHTTP.send(
+                quitter,
+                Array("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nContent-Type: application/x-ndjson\r\nContent-Length: 100\r\n\r\n{".utf8))
+            close(quitter)
             let started = Date()
             _ = RawHTTP.readAll(slow)
-            _ = RawHTTP.readAll(endless)
+            let endlessAnswer = String(decoding: RawHTTP.readAll(endless), as: UTF8.self)
+            let tricklingAnswer = String(decoding: RawHTTP.readAll(trickling), as: UTF8.self)
             let waited = Date().timeIntervalSince(started)
-            #expect(waited < 10, "the connections were held \(waited) s")
+            try trickler.wait()
+            #expect(waited < 5, "the connections were held \(waited) s")
+            // The bodies are answered before their connections are closed.
+            for answer in [endlessAnswer, tricklingAnswer] {
+                #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+                #expect(answer.hasSuffix(#"{"error":"the body did not arrive within 1 s: nothing was stored"}"#), "\(answer)")
+            }
             // The collector still serves.
             #expect(try collector.post(CollectorFixture.events(2), key: key).status == 200)
             #expect(try CollectorFixture.stored(database).ids == 2)
+            // Two answered 408; the client that left is counted apart.
+            let metrics = try collector.get("/metrics").body
+            #expect(metrics.contains(#"herald_collect_requests_total{status="408"} 2"#), "\(metrics)")
+            #expect(metrics.contains(#"herald_collect_requests_total{status="499"} 1"#), "\(metrics)")
+        }
+    }
+
+    @Test func eventsDatedFarAheadOrLongAgoAreRejectedAloneAndMakeNoPartition() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            let partitions: SQL = "SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'delivery_events'::regclass"
+            let before = try CollectorFixture.count(database, partitions)
+            // One event for each of 40 months far ahead, one from two years ago, and one of yesterday.
+            let template = CollectorFixture.events(1).trimmingCharacters(in: .newlines)
+            let yesterday = RecentDays.day(1)
+            var lines: [String] = []
+            for month in 0..<40 {
+                let at = String(format: "%04d-%02d-15T00:00:00Z", 3000 + month / 12, month % 12 + 1)
+                lines.append(Self.event(template, id: 500 + month, at: at))
+            }
+            lines.append(Self.event(template, id: 600, at: RecentDays.day(731) + "T12:00:00Z"))
+            lines.append(Self.event(template, id: 601, at: yesterday + "T12:00:00Z"))
+            let reply = try collector.post(lines.joined(separator: "\n"), key: key)
+            #expect(reply.status == 200 && reply.accepted == 1 && reply.rejected.count == 41, "\(reply)")
+            let reasons = reply.rejected.compactMap { $0["reason"] as? String }
+            #expect(reasons.prefix(40).allSatisfy { $0.hasSuffix("is more than a day ahead of the collector's clock: check the device's clock") })
+            #expect(reasons.last?.contains("is more than 366 days old") == true, "\(reasons)")
+            #expect(try CollectorFixture.count(database, partitions) <= before + 1)
+            #expect(try CollectorFixture.stored(database).ids == 1)
+        }
+    }
+
+    /// `template` (one collected event) with another id and time.
+    static func event(_ template: String, id: Int, at: String) -> String {
+        var event = template.replacingOccurrences(
+            of: "00000000-0000-4000-8000-000000000000", with: String(format: "00000000-0000-4000-8000-%012d", id))
+        if let start = event.range(of: #""at":""#), let end = event[start.upperBound...].firstIndex(of: "\"") {
+            event.replaceSubrange(start.upperBound..<end, with: at)
+        }
+        return event
+    }
+
+    @Test func aBatchLargerThanTheKeysBurstIsTooLargeNotTooSoon() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database, arguments: ["--key-rate", "5", "--key-burst", "20"])
+            let reply = try collector.post(CollectorFixture.events(21), key: key)
+            #expect(reply.status == 413, "\(reply)")
+            #expect(reply.json["error"] as? String == "this collector takes at most 20 events a request from one app key (its --key-burst): send smaller batches")
+            #expect(try collector.post(CollectorFixture.events(20), key: key).status == 200)
+            #expect(try CollectorFixture.stored(database).ids == 20)
+        }
+    }
+
+    @Test func everyOtherPathAndMethodIsAnsweredInJSON() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            _ = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            for (method, path, allow) in [("GET", "/v1/events", "POST"), ("DELETE", "/v1/events", "POST"), ("POST", "/healthz", "GET")] {
+                let reply = try RawHTTP.request(port: collector.port, method: method, path: path, headers: [:], body: [])
+                #expect(reply.status == 405 && reply.headers["allow"] == allow, "\(method) \(path): \(reply)")
+                #expect(reply.json["error"] as? String == "\(path) answers \(allow) only", "\(reply)")
+            }
+            let unknown = try collector.get("/v2/events")
+            #expect(unknown.status == 404 && (unknown.json["error"] as? String)?.hasPrefix("no such endpoint") == true, "\(unknown)")
+            #expect(try collector.get("/metrics").body.contains(#"herald_collect_requests_total{status="405"} 3"#))
+        }
+    }
+
+    @Test func aNameTheMachineDoesNotKnowIsRefusedPlainly() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let result = try HeraldCLI(database: database).run(["collect", "--listen", "no-such-host.invalid:20001"])
+            #expect(result.status == 69, "\(result)")
+            #expect(result.stderr.contains("cannot listen on no-such-host.invalid:20001: no-such-host.invalid is no address or host name this machine knows"), "\(result)")
+            #expect(!result.stderr.contains("stopped"), "\(result)")
         }
     }
 

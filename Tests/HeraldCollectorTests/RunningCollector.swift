@@ -193,9 +193,10 @@ enum CollectorFixture {
         return String(created.stdout.split(separator: "\n").last ?? "")
     }
 
-    /// Events without tenant and app (the key says them), numbered `first..<first + count`.
+    /// Events without tenant and app (the key says them), numbered `first..<first + count`, of
+    /// the last five days (the collector takes only the last year's).
     static func events(_ count: Int, first: Int = 0) -> String {
-        SampleEvents.ndjson(count, first: first).replacingOccurrences(of: #""tenant":"acme","app":"weather","#, with: "")
+        RecentDays.movedToLastDays(SampleEvents.ndjson(count, first: first).replacingOccurrences(of: #""tenant":"acme","app":"weather","#, with: ""))
     }
 
     static func count(_ database: ConnectionConfiguration, _ sql: SQL) throws -> Int {

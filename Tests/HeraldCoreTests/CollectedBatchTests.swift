@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import Testing
 
@@ -62,6 +63,39 @@ import Testing
                 try CollectedBatch.records(Array(body.utf8), format: format, tenant: tenant, app: app)
             }
         }
+    }
+
+    /// 2026-11-23T09:30:00Z, the time `line` gives every event, in seconds since 1970.
+    static let lineTime: Int64 = 1_795_426_200
+
+    @Test func aCollectorTakesEventsFromTheLastYearToADayAhead() throws {
+        func reasons(receivedAt: Int64?) throws -> [String?] {
+            let body = [line(1), line(2), line(3)].joined(separator: "\n")
+            return try CollectedBatch.records(Array(body.utf8), format: .ndjson, tenant: tenant, app: app, receivedAt: receivedAt).map {
+                if case .failure(let problem) = $0.event { problem.description } else { nil }
+            }
+        }
+        let day: Int64 = 86_400
+        // Events a day ahead of the collector's clock, or a year and a day old, are taken.
+        #expect(try reasons(receivedAt: Self.lineTime - day) == [nil, nil, nil])
+        #expect(try reasons(receivedAt: Self.lineTime + 366 * day) == [nil, nil, nil])
+        #expect(try reasons(receivedAt: nil) == [nil, nil, nil])
+        // A second more, each is refused alone, saying why.
+        let ahead = try reasons(receivedAt: Self.lineTime - day - 1)
+        #expect(ahead.allSatisfy { $0 == #"at "2026-11-23T09:30:00Z" is more than a day ahead of the collector's clock: check the device's clock"# })
+        let old = try reasons(receivedAt: Self.lineTime + 366 * day + 1)
+        #expect(old.allSatisfy { $0?.hasPrefix(#"at "2026-11-23T09:30:00Z" is more than 366 days old"#) == true }, "\(old)")
+    }
+
+    @Test func aLineThatIsAnObjectWithADefectIsThatEventsProblemNotTheBodys() throws {
+        let twice = line(1).replacingOccurrences(of: #""campaign":"tour""#, with: #""campaign":"tour","campaign":"tour""#)
+        for body in [twice, "{\"event_id\":\"\u{FF}\"}".replacingOccurrences(of: "\u{FF}", with: "x\u{1}")] {
+            let records = try CollectedBatch.records(Array(body.utf8), format: .ndjson, tenant: tenant, app: app)
+            #expect(records.count == 1)
+            #expect(throws: EventProblem.self) { try records[0].event.get() }
+        }
+        let records = try CollectedBatch.records(Array(twice.utf8), format: .ndjson, tenant: tenant, app: app)
+        if case .failure(let problem) = records[0].event { #expect(problem.description.contains("appears twice"), "\(problem)") }
     }
 
     @Test func moreThanAThousandEventsAreTooMany() throws {

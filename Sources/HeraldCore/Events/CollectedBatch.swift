@@ -28,15 +28,28 @@ public enum CollectedBatch {
     /// The most events one request may carry.
     public static let maxEvents = 1_000
 
+    /// How far a device's clock may run ahead of the collector's: an event's time later than
+    /// this is refused alone. Each month an event falls in is a partition of the history: a
+    /// key (which ships inside an app) could otherwise make thousands, one per far-off month.
+    public static let latestAhead: Int64 = 24 * 3_600
+    /// How old an event a device may still send (its queue survives long offline spells): a
+    /// year and a day. Older history goes in through `herald events ingest`.
+    public static let oldestAgo: Int64 = 366 * 24 * 3_600
+
+    /// `receivedAt`: the collector's clock (seconds since 1970), which an event's time must lie
+    /// within `oldestAgo` before and `latestAhead` after; nil takes any time the format does.
     public static func records(
-        _ body: [UInt8], format: CollectedBodyFormat, tenant: Slug, app: Slug
+        _ body: [UInt8], format: CollectedBodyFormat, tenant: Slug, app: Slug, receivedAt: Int64? = nil
     ) throws(CollectedBodyProblem) -> [EventRecord] {
         let elements = try format == .ndjson ? lines(body) : arrayElements(body)
         var records: [EventRecord] = []
         records.reserveCapacity(elements.count)
         var objects = 0
         for (index, range) in elements.enumerated() {
-            let (event, wasObject) = Self.event(body[range], tenant: tenant, app: app)
+            var (event, wasObject) = Self.event(body[range], tenant: tenant, app: app)
+            if let receivedAt, case .success(let read) = event, let problem = Self.outsideWindow(read.at, receivedAt: receivedAt) {
+                event = .failure(problem)
+            }
             if wasObject { objects += 1 }
             records.append(EventRecord(line: index, text: "", event: event))
         }
@@ -47,7 +60,20 @@ public enum CollectedBatch {
         return records
     }
 
-    /// One element as an event, and whether it was a JSON object at all.
+    /// Why an event's time is refused by a collector whose clock reads `receivedAt`, if it is.
+    static func outsideWindow(_ at: EventTime, receivedAt: Int64) -> EventProblem? {
+        if at.epochSeconds > receivedAt + latestAhead {
+            return EventProblem("at \(Excerpt.quoted(at.text)) is more than a day ahead of the collector's clock: check the device's clock")
+        }
+        if at.epochSeconds < receivedAt - oldestAgo {
+            return EventProblem(
+                "at \(Excerpt.quoted(at.text)) is more than 366 days old: the collector takes the last year's events (older ones: herald events ingest)")
+        }
+        return nil
+    }
+
+    /// One element as an event, and whether it was meant as a JSON object (it starts with `{`:
+    /// one with a defect, a key twice say, is that event's problem, not the body's).
     private static func event(_ bytes: ArraySlice<UInt8>, tenant: Slug, app: Slug) -> (Result<DeliveryEvent, EventProblem>, Bool) {
         var fields: EventFields
         if let fast = EventLineFastPath.fields(bytes) {
@@ -57,7 +83,7 @@ public enum CollectedBatch {
             do {
                 object = try FlatJSONObject.parse(bytes)
             } catch {
-                return (.failure(error), false)
+                return (.failure(error), bytes.first == UInt8(ascii: "{"))
             }
             fields = EventFields()
             for (column, name) in DeliveryEvent.columns.enumerated() {
