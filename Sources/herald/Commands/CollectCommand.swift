@@ -14,10 +14,11 @@ struct CollectCommand: ParsableCommand {
             (Content-Type: application/x-ndjson) or a JSON array (application/json) of events in the format of \
             docs/events.md; tenant and app may be left out (the key says them). The answer, 200 \
             {"accepted":N,"duplicate":N,"rejected":[{"index":I,"reason":"…"}]}, comes only after the batch's \
-            transaction committed, rollups included; requests arriving together share one transaction. Refused, \
-            storing nothing: 401 unknown or revoked key, 413 a body over 1 MiB or over 1,000 events, 400 not \
-            NDJSON/JSON, 415 another Content-Type, 429 (Retry-After) past --key-rate, 503 (Retry-After) while \
-            PostgreSQL is unreachable. Also GET /healthz, /readyz and /metrics (Prometheus): serve only /v1/ to \
+            transaction committed, rollups included; requests arriving together share one transaction. An event \
+            dated over a day ahead of this clock or over 366 days back is rejected alone. Refused, storing \
+            nothing: 401 unknown or revoked key, 413 a body over 1 MiB or over 1,000 events (or --key-burst), 400 \
+            not NDJSON/JSON, 415 another Content-Type, 408 a body not in within --read-timeout, 429 (Retry-After) \
+            past --key-rate, 503 (Retry-After) while PostgreSQL is unreachable. Also GET /healthz, /readyz and /metrics (Prometheus): serve only /v1/ to \
             the internet (deploy/nginx.conf does).
 
             Runs until SIGTERM or Ctrl-C, then answers the requests in flight and exits 0. Logs a line per \
