@@ -5,13 +5,7 @@ import HeraldText
 
 @main
 struct Herald: ParsableCommand {
-    /// ArgumentParser reads this whenever it needs the root's configuration: the usual one,
-    /// except while `run` parses arguments that cannot ask for a completion script.
-    static var configuration: CommandConfiguration {
-        ParsingWithoutCompletionCheck.isOn ? ParsingWithoutCompletionCheck.configuration : standardConfiguration
-    }
-
-    static let standardConfiguration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Campaign manager for mobile in-app messages: banners, alerts and stories.",
         discussion: """
@@ -55,7 +49,7 @@ struct Herald: ParsableCommand {
     static func run(_ arguments: [String], console: Console) -> Int32 {
         Console.$current.withValue(console) {
             do {
-                var command = try ParsingWithoutCompletionCheck.parse(arguments) { try parseAsRoot($0) }
+                var command = try parseAsRoot(arguments)
                 try command.run()
                 return 0
             } catch {

@@ -37,31 +37,4 @@ import Testing
         let connecting = try loaded(["tenant", "list"], environment: ["HERALD_DATABASE_URL": "postgresql:///nothing?host=/nonexistent"])
         #expect(connecting.libpq && connecting.libcrypto)
     }
-
-    /// The root names a super command only while arguments are parsed (ArgumentParser then skips
-    /// its completion-script check): the help, usage and errors made from those arguments, and a
-    /// request for a completion script, read as they always did.
-    @Test func parsingWithoutTheCompletionCheckShowsNothingOfIt() throws {
-        let herald = InProcessHerald(database: nil)
-        let mistyped = try herald.run(["tenant", "lst"])
-        #expect(mistyped.status == 64)
-        #expect(mistyped.stderr.hasPrefix("Error: Unexpected argument 'lst'\nUsage: herald tenant <subcommand>\n"), "\(mistyped)")
-        let help = try herald.run(["tenant", "list", "--help"])
-        #expect(help.stdout.contains("USAGE: herald tenant list"), "\(help)")
-        let helpCommand = try herald.run(["help", "tenant", "list"])
-        #expect(helpCommand.stdout == help.stdout)
-        let badOption = try herald.run(["publish", "--out"])
-        #expect(badOption.stderr.contains("Usage: herald publish "), "\(badOption)")
-        for output in [mistyped.stderr, help.stdout, badOption.stderr] {
-            #expect(!output.contains("herald herald"))
-        }
-        #expect(Herald.configuration._superCommandName == nil)
-
-        for request in [["--generate-completion-script", "bash"], ["--generate-completion-script=zsh"], ["tenant", "--generate-completion-script"]] {
-            let script = try herald.run(request)
-            #expect(script.status == 0, "\(request): \(script)")
-            #expect(script.stdout.contains("herald"), "\(request)")
-            #expect(script.stdout.count > 1000, "\(request): \(script.stdout.prefix(200))")
-        }
-    }
 }
