@@ -42,12 +42,18 @@ struct EventsEndpoint: Sendable {
             return (
                 Self.refusal(
                     .unsupportedMediaType,
-                    "Content-Type must be application/x-ndjson (one event per line) or application/json (an array of events)"),
+                    "Content-Type must be application/x-ndjson (one event per line) or application/json (an array of events), in UTF-8"),
                 nil
             )
         }
         if let encoding = request.headers[.contentEncoding], encoding.lowercased() != "identity" {
             return (Self.refusal(.unsupportedMediaType, "send the body uncompressed (no Content-Encoding)"), nil)
+        }
+        // A transfer coding besides chunked (gzip, say) would reach the parser still coded.
+        if let coding = request.headers[.transferEncoding],
+            coding.split(separator: ",").contains(where: { !["chunked", "identity"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) })
+        {
+            return (Self.refusal(.unsupportedMediaType, "send the body uncompressed (Transfer-Encoding: chunked at most)"), nil)
         }
         let limit = configuration.maxBodyBytes
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
@@ -111,11 +117,16 @@ struct EventsEndpoint: Sendable {
     /// body arrived (nginx's name and number for it): no answer reaches anyone.
     static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
 
-    /// The body format a Content-Type names (parameters such as charset aside).
+    /// The body format a Content-Type names; nil for another type, or a charset other than UTF-8
+    /// (the only one JSON has: RFC 8259).
     static func format(_ contentType: String?) -> CollectedBodyFormat? {
         guard let contentType else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        switch type {
+        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
+            let charset = parameter.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard charset == "utf-8" || charset == "utf8" else { return nil }
+        }
+        switch parts.first {
         case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines": return .ndjson
         case "application/json": return .jsonArray
         default: return nil

@@ -77,6 +77,10 @@ import Testing
             }
             #expect(try collector.post(events, key: key, contentType: "text/plain").status == 415)
             #expect(try collector.post(events, key: key, contentType: "application/x-ndjson", headers: ["Content-Encoding": "gzip"]).status == 415)
+            for type in ["application/x-ndjson; charset=utf-16", "application/json;charset=latin1", "application/json; charset=\"UTF-16\""] {
+                #expect(try collector.post(events, key: key, contentType: type).status == 415, "\(type)")
+            }
+            #expect(try chunked(collector.port, key: key, body: events, codings: "gzip, chunked").status == 415)
             // Over 1 MiB: refused by its Content-Length, and by its bytes when it has none (chunked).
             let big = String(repeating: " ", count: (1 << 20) + 1)
             #expect(try collector.post(big, key: key).status == 413)
@@ -273,11 +277,11 @@ import Testing
     }
 
     /// A POST whose body comes chunked (no Content-Length).
-    private func chunked(_ port: Int, key: String, body: String) throws -> HTTPReply {
+    private func chunked(_ port: Int, key: String, body: String, codings: String = "chunked") throws -> HTTPReply {
         let socket = try RawHTTP.connect(port: port)
         defer { close(socket) }
         var request = "POST /v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(key)\r\n"
-        request += "Content-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+        request += "Content-Type: application/x-ndjson\r\nTransfer-Encoding: \(codings)\r\n\r\n"
         try RawHTTP.send(socket, Array(request.utf8))
         let bytes = Array(body.utf8)
         var offset = 0
