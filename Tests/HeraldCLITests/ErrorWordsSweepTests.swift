@@ -122,6 +122,11 @@ import Testing
         ] {
             Self.check(arguments, try herald.run(arguments), expecting: [64])
         }
+        // A negative number is read as one, and refused as one (not as a value left out).
+        for (flag, value) in [("--key-rate", "-5"), ("--key-burst", "-1"), ("--read-timeout", "-3"), ("--connections", "-2")] {
+            let result = try herald.run(["collect", flag, value])
+            #expect(result.status == 64 && result.stderr.contains("\(flag) must be") && result.stderr.contains("not \(value)"), "\(result)")
+        }
     }
 
     /// With the database away, every command that needs it says so (69) in one sentence.

@@ -30,18 +30,21 @@ struct CollectCommand: ParsableCommand {
     @Option(help: "Address and port to listen on (port 0: any free port, logged).")
     var listen = "127.0.0.1:8080"
 
-    @Option(help: "Events a second each app key may send to this collector (429 beyond it).")
+    // Numbers are read as given (`--key-rate -5` is refused as a number, not as a missing value).
+    @Option(parsing: .unconditional, help: "Events a second each app key may send to this collector (429 beyond it).")
     var keyRate = 100_000
 
-    @Option(help: ArgumentHelp(
-        "Events each app key may send at once before --key-rate holds it back (default: twice the rate, at least 1000).",
-        discussion: "Keep it at least the largest batch your clients send (HeraldReporter: 500), or such a batch never passes."))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Events each app key may send at once before --key-rate holds it back (default: twice the rate, at least 1000).",
+            discussion: "Keep it at least the largest batch your clients send (HeraldReporter: 500): a larger batch gets 413."))
     var keyBurst: Int?
 
-    @Option(help: "Seconds a request may take to arrive, head and body (slow clients are cut off).")
+    @Option(parsing: .unconditional, help: "Seconds a request may take to arrive, head and body (slow clients are cut off).")
     var readTimeout = 15
 
-    @Option(help: "Connections storing events at once (1 to 8).")
+    @Option(parsing: .unconditional, help: "Connections storing events at once (1 to 8).")
     var connections = 2
 
     @Option(help: .hidden) var activityLogSeconds = 60
