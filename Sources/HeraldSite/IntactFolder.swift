@@ -127,10 +127,11 @@ extension SiteWriter {
         return IntactFolder(digest: digest, fileCount: manifest.fileCount, manifest: manifest, source: made.map { .made($0) } ?? .none)
     }
 
-    /// The manifest `intact` was checked with, read now if the seal spared reading it.
+    /// The manifest `intact` was checked with, read now if the seal spared reading it (then
+    /// each app's files are read when first asked for: the seal vouches for the bytes).
     public func manifest(of intact: IntactFolder) throws -> SiteManifest {
         if let manifest = intact.manifest { return manifest }
-        let manifest = try folder.loadManifest()
+        let manifest = try folder.loadManifest(deferringGroups: intact.sealKept)
         guard manifest.archiveDigest == intact.digest else {
             throw WriteError(description: "\(folder.manifestPath) changed while this run read it: run the publish again")
         }

@@ -51,9 +51,11 @@ struct SiteFolder: Sendable {
     /// The manifest, checked before anything is removed on its word: empty when there is
     /// none; refused (thrown) when it is not a regular file (a symlink) or names any path
     /// Herald could not have written.
-    func loadManifest() throws -> SiteManifest {
+    /// `deferringGroups`: each app's files read when first asked for (a manifest the folder's
+    /// seal vouches for: `SiteManifest.decodeDeferringGroups`).
+    func loadManifest(deferringGroups: Bool = false) throws -> SiteManifest {
         guard let bytes = try Self.readOwnFile(manifestPath) else { return SiteManifest() }
-        switch SiteManifest.decode(bytes) {
+        switch deferringGroups ? SiteManifest.decodeDeferringGroups(bytes) : SiteManifest.decode(bytes) {
         case .success(let manifest): return manifest
         case .failure(let refusal):
             throw SiteWriter.WriteError.refusal(

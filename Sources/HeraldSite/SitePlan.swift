@@ -188,7 +188,7 @@ struct SitePlan: Sendable {
         remove.sort()
         if changedCount == 0, remove.isEmpty, previous.complete, differing == 0, previous.apps.count == manifest.apps.count,
             previous.owner == manifest.owner,
-            previous.apps.allSatisfy({ inScope($0.key) || manifest.apps[$0.key]?.files == $0.value.files })
+            previous.apps.allSatisfy({ folder, app in inScope(folder) || manifest.apps[folder]?.sameFiles(as: app) == true })
         {
             isEmpty = true
             return

@@ -19,8 +19,22 @@ public struct SiteManifest: Equatable, Sendable {
     /// One app folder's files and the digest of its shard in the run history, when that is
     /// known to match these files.
     public struct AppFiles: Equatable, Sendable {
+        /// The files, or (in a manifest decoded `deferringGroups`) the lines they are read from
+        /// the first time they are asked for.
+        private var list: FileList
+
         public var files: [String: String] {
-            didSet { lines = nil }
+            get { list.files }
+            set {
+                list = FileList(newValue)
+                lines = nil
+            }
+            _modify {
+                // Changed in place when this app is the list's only holder (a copy otherwise).
+                if isKnownUniquelyReferenced(&list) { list.read() } else { list = FileList(list.files) }
+                lines = nil
+                yield &list.parsed
+            }
         }
         public var shardDigest: String?
         /// The app's file lines as a manifest file held them (read, or written, by this process),
@@ -29,12 +43,96 @@ public struct SiteManifest: Equatable, Sendable {
         var lines: ArraySlice<UInt8>?
 
         public init(files: [String: String] = [:], shardDigest: String? = nil) {
-            self.files = files
+            list = FileList(files)
             self.shardDigest = shardDigest
         }
 
+        /// An app whose files are read from `lines` (its group's, in a manifest file) when first
+        /// asked for.
+        init(deferred lines: ArraySlice<UInt8>, folder: String, shardDigest: String?) {
+            list = FileList(deferred: lines, folder: folder)
+            self.shardDigest = shardDigest
+            self.lines = lines
+        }
+
+        /// How many files, without reading deferred lines (one per line).
+        public var count: Int { list.count }
+
+        /// The same files as `other`: at once when both hold the same list (an app carried over
+        /// from the manifest a run started from), without reading it.
+        public func sameFiles(as other: AppFiles) -> Bool {
+            list === other.list || files == other.files
+        }
+
         public static func == (lhs: AppFiles, rhs: AppFiles) -> Bool {
-            lhs.files == rhs.files && lhs.shardDigest == rhs.shardDigest
+            lhs.shardDigest == rhs.shardDigest && lhs.sameFiles(as: rhs)
+        }
+    }
+
+    /// An app's files, or the group lines they are read from when first asked for (by any
+    /// thread: the first reader reads them under the lock). Only `AppFiles` changes `parsed`,
+    /// and only while it holds the list alone.
+    final class FileList: @unchecked Sendable {
+        var parsed: [String: String]
+        private var deferred: (lines: ArraySlice<UInt8>, folder: String)?
+        /// How many lines `deferred` has, once counted.
+        private var deferredCount: Int?
+        private let lock = NSLock()
+
+        init(_ files: [String: String]) {
+            parsed = files
+        }
+
+        init(deferred lines: ArraySlice<UInt8>, folder: String) {
+            parsed = [:]
+            deferred = (lines, folder)
+        }
+
+        var files: [String: String] {
+            lock.withLock {
+                readLocked()
+                return parsed
+            }
+        }
+
+        var count: Int {
+            lock.withLock {
+                guard let deferred else { return parsed.count }
+                if let counted = deferredCount { return counted }
+                // Its lines, blank ones left out, as reading them would count them.
+                let counted = deferred.lines.withUnsafeBufferPointer { bytes -> Int in
+                    var lines = 0
+                    var previous = UInt8(ascii: "\n")
+                    for byte in bytes {
+                        if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\n") { lines += 1 }
+                        previous = byte
+                    }
+                    return lines + (previous != UInt8(ascii: "\n") ? 1 : 0)
+                }
+                deferredCount = counted
+                return counted
+            }
+        }
+
+        func read() { lock.withLock { readLocked() } }
+
+        /// The deferred lines read (a line `decode` would refuse is left out: these are the lines
+        /// of a manifest the folder's seal vouches for, which a whole decode read before).
+        private func readLocked() {
+            guard let (lines, folder) = deferred else { return }
+            deferred = nil
+            var files: [String: String] = [:]
+            files.reserveCapacity(lines.count / 90)
+            for line in lines.split(separator: UInt8(ascii: "\n")) {
+                guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { continue }
+                let pathBytes = line[(space + 1)...]
+                guard SitePath.isSafeRelative(pathBytes) else { continue }
+                let path = String(decoding: pathBytes, as: UTF8.self)
+                guard SiteManifest.appFolderPrefix(of: path) == folder else { continue }
+                let digest = line[line.startIndex..<space]
+                files[path] = digest.elementsEqual("-".utf8) ? "" : String(decoding: digest, as: UTF8.self)
+            }
+            parsed = files
         }
     }
 
@@ -88,7 +186,7 @@ public struct SiteManifest: Equatable, Sendable {
         return all
     }
 
-    public var fileCount: Int { apps.values.reduce(0) { $0 + $1.files.count } }
+    public var fileCount: Int { apps.values.reduce(0) { $0 + $1.count } }
 
     /// The digest recorded for `path` ("" when unknown); setting one forgets the app's shard digest.
     public subscript(path: String) -> String? {
@@ -122,8 +220,8 @@ public struct SiteManifest: Equatable, Sendable {
     public func forgettingShardDigests() -> SiteManifest {
         var manifest = SiteManifest(
             apps: apps.mapValues { app in
-                var forgotten = AppFiles(files: app.files)
-                forgotten.lines = app.lines
+                var forgotten = app
+                forgotten.shardDigest = nil
                 return forgotten
             }, complete: complete, archiveDigest: archiveDigest)
         manifest.owner = owner
@@ -278,6 +376,60 @@ public struct SiteManifest: Equatable, Sendable {
         }
         var manifest = SiteManifest(apps: apps, complete: words[2] == "complete", archiveDigest: words.count == 4 ? String(words[3]) : nil)
         manifest.owner = owner
+        return .success(manifest)
+    }
+
+    /// The manifest in `bytes` with each app's files read only when first asked for: for the
+    /// manifest of a folder whose seal holds (its bytes are the very ones a run wrote, and a
+    /// whole decode read), where a run that changed one app of 1,000 reads that app's lines,
+    /// and writes the others' back as they are. Only the header and the group lines are read
+    /// now (found with `memmem`); anything else about the file sends it to `decode`.
+    public static func decodeDeferringGroups(_ bytes: [UInt8]) -> Result<SiteManifest, Refusal> {
+        let prefix = bytes.prefix(4096)
+        guard let header = header(prefix, wholeFile: prefix.count == bytes.count), let firstEnd = bytes.firstIndex(of: UInt8(ascii: "\n")),
+            bytes[..<firstEnd].split(separator: UInt8(ascii: " ")).dropFirst().first?.elementsEqual("2".utf8) == true
+        else { return decode(bytes) }
+        var bodyStart = firstEnd + 1
+        if header.owner != nil {
+            guard let ownerEnd = bytes[bodyStart...].firstIndex(of: UInt8(ascii: "\n")) else { return decode(bytes) }
+            bodyStart = ownerEnd + 1
+        }
+        // Where each group line ("@ <shard> <tenant/app>") starts: an "@ " just after a newline,
+        // found by memchr (an "@" is rare elsewhere).
+        var groupStarts: [Int] = []
+        groupStarts.reserveCapacity(bytes.count / 3_000)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var from = bodyStart
+            while from < buffer.count, let found = memchr(base + from, Int32(UInt8(ascii: "@")), buffer.count - from) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if at + 1 < buffer.count, buffer[at + 1] == UInt8(ascii: " "), at == bodyStart || buffer[at - 1] == UInt8(ascii: "\n") {
+                    groupStarts.append(at)
+                }
+                from = at + 1
+            }
+        }
+        // Before the first group, blank lines only (what else there is, `decode` refuses).
+        let firstGroup = groupStarts.first ?? bytes.count
+        guard bytes[bodyStart..<firstGroup].allSatisfy({ $0 == UInt8(ascii: "\n") }) else { return decode(bytes) }
+        var apps: [String: AppFiles] = [:]
+        apps.reserveCapacity(groupStarts.count)
+        for (number, start) in groupStarts.enumerated() {
+            let lineEnd = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            let rest = bytes[(start + 2)..<lineEnd]
+            guard let gap = rest.firstIndex(of: UInt8(ascii: " ")), SitePath.isSafeRelative(rest[(gap + 1)...]) else { return decode(bytes) }
+            let digest = String(decoding: rest[..<gap], as: UTF8.self)
+            let folder = String(decoding: rest[(gap + 1)...], as: UTF8.self)
+            let linesStart = min(lineEnd + 1, bytes.count)
+            let linesEnd = number + 1 < groupStarts.count ? groupStarts[number + 1] : bytes.count
+            let lines = bytes[linesStart..<max(linesStart, linesEnd)]
+            var app = AppFiles(deferred: lines, folder: folder, shardDigest: digest == "-" ? nil : digest)
+            // Whole lines only (a last line without its newline is written out afresh), as `decode` keeps them.
+            if lines.last.map({ $0 != UInt8(ascii: "\n") }) ?? false { app.lines = nil }
+            apps[folder] = app
+        }
+        var manifest = SiteManifest(apps: apps, complete: header.complete, archiveDigest: header.archiveDigest)
+        manifest.owner = header.owner
         return .success(manifest)
     }
 
