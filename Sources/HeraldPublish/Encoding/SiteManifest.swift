@@ -99,15 +99,19 @@ public struct SiteManifest: Equatable, Sendable {
             lock.withLock {
                 guard let deferred else { return parsed.count }
                 if let counted = deferredCount { return counted }
-                // Its lines, blank ones left out, as reading them would count them.
+                // Its lines, blank ones left out, as reading them would count them: from newline
+                // to newline by memchr.
                 let counted = deferred.lines.withUnsafeBufferPointer { bytes -> Int in
+                    guard let base = bytes.baseAddress else { return 0 }
                     var lines = 0
-                    var previous = UInt8(ascii: "\n")
-                    for byte in bytes {
-                        if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\n") { lines += 1 }
-                        previous = byte
+                    var start = 0
+                    while start < bytes.count {
+                        let end = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+                            .map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? bytes.count
+                        if end > start { lines += 1 }
+                        start = end + 1
                     }
-                    return lines + (previous != UInt8(ascii: "\n") ? 1 : 0)
+                    return lines
                 }
                 deferredCount = counted
                 return counted
