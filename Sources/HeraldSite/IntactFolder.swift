@@ -167,6 +167,34 @@ extension SiteWriter {
             memory?.remember(seal, manifest: manifest)
             return
         }
+        // The seal kept beside the manifest this run started from, made over line by line: the
+        // changed apps' folders stamped afresh, every other line copied (a run with a memory
+        // keeps a seal value instead, made below).
+        if memory == nil, !changedApps.isEmpty, case .kept(let bytes)? = intact?.source {
+            let paths = changedApps.flatMap { manifest.apps[$0]?.files.keys.map { $0 } ?? [] }
+            var stamps: [String: FolderSeal.Stamp] = [:]
+            var complete = true
+            if let folders = FolderSeal.folders(of: paths) {
+                for (name, found) in FolderSeal.stamp(folders, root: root) {
+                    guard case .sealed(let stamp) = found else {
+                        complete = false
+                        break
+                    }
+                    stamps[name] = stamp
+                }
+            } else {
+                complete = false
+            }
+            if complete,
+                let patched = FolderSeal.patched(
+                    bytes, manifest: identity, size: size, fileCount: manifest.fileCount, changedApps: changedApps, stamps: stamps)
+            {
+                folder.writeSeal(bytes: patched)
+            } else {
+                folder.removeSeal()
+            }
+            return
+        }
         let carried = intact?.seal?.folders
         if carried == nil, changedApps.isEmpty,
             let kept = SiteFolder.readIfRegular(folder.sealPath, expectedSize: nil).flatMap(FolderSeal.parse),

@@ -224,9 +224,14 @@ struct SiteFolder: Sendable {
     /// Writes `seal` beside the manifest (temp file, then rename); a failure is not reported:
     /// without a seal, the next run checks every file.
     func writeSeal(_ seal: FolderSeal) {
+        writeSeal(bytes: seal.serialized)
+    }
+
+    /// A seal's file as `FolderSeal.patched` made it.
+    func writeSeal(bytes: [UInt8]) {
         guard let root = try? openRoot() else { return }
         defer { close(root) }
-        if (try? Self.atomicWrite(seal.serialized, in: root, name: FolderSeal.fileName, shown: sealPath)) == nil {
+        if (try? Self.atomicWrite(bytes, in: root, name: FolderSeal.fileName, shown: sealPath)) == nil {
             removeSeal()
         }
     }

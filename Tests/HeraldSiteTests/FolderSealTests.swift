@@ -69,6 +69,37 @@ import Testing
         }
     }
 
+    /// A seal made over line by line for a run that changed some apps is, byte for byte, the
+    /// seal made whole from the same stamps: changed apps' lines replaced (at the start, in the
+    /// middle, at the end, an app's own folder too), a removed app's dropped, a new app's added.
+    @Test func aSealMadeOverLineByLineIsTheSealMadeWhole() throws {
+        func stamp(_ n: Int) -> FolderSeal.Stamp { .init(device: 2049, inode: UInt64(n), changedSeconds: 1_780_272_000 + Int64(n), changedNanoseconds: Int64(n)) }
+        var folders: [String: FolderSeal.Stamp] = [:]
+        for (number, app) in ["acme/a", "acme/app-1", "acme/app-10", "acme/app-2", "acme/zz"].enumerated() {
+            for (index, folder) in ["\(app)/de", "\(app)/en", "\(app)/en/stories"].enumerated() { folders[folder] = stamp(number * 10 + index) }
+        }
+        folders["acme/app-1"] = stamp(99)  // an app's own folder holds a file
+        let old = FolderSeal(manifest: stamp(1), manifestSize: 100, fileCount: 20, folders: folders)
+        let identity = stamp(500)
+        for (changed, fresh) in [
+            (["acme/app-1"], ["acme/app-1/de": stamp(600), "acme/app-1/en": stamp(601)]),
+            (["acme/a", "acme/zz"], ["acme/a/de": stamp(610), "acme/zz/fr": stamp(611), "acme/zz/en/stories": stamp(612)]),
+            (["acme/app-2"], [:]),  // removed
+            (["acme/app-3", "acme/zzz"], ["acme/app-3/de": stamp(620), "acme/zzz/en": stamp(621)]),  // new
+        ] as [([String], [String: FolderSeal.Stamp])] {
+            var whole = folders.filter { folder, _ in !changed.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
+            whole.merge(fresh) { $1 }
+            let expected = FolderSeal(manifest: identity, manifestSize: 200, fileCount: 30, folders: whole).serialized
+            let patched = FolderSeal.patched(
+                old.serialized, manifest: identity, size: 200, fileCount: 30, changedApps: Set(changed), stamps: fresh)
+            #expect(patched.map { String(decoding: $0, as: UTF8.self) } == String(decoding: expected, as: UTF8.self), "\(changed)")
+        }
+        // Lines out of order are no seal `serialized` wrote: none is made.
+        let text = String(decoding: old.serialized, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let swapped = ([text[0], text[2], text[1]] + text[3...]).joined(separator: "\n")
+        #expect(FolderSeal.patched(Array(swapped.utf8), manifest: identity, size: 1, fileCount: 1, changedApps: [], stamps: [:]) == nil)
+    }
+
     @Test func aRunSealsEveryFolderThatHoldsAFileAndTheNextTrustsIt() throws {
         try withTemporaryDirectory { root in
             let writer = SiteWriter(root: root)
