@@ -16,10 +16,16 @@ extension PublishJob {
     ) throws -> SiteWriter.Outcome {
         // File contents go into the run history on another thread, through a connection of
         // its own, while this one writes the files: the database and the disk work side by side.
+        // A run that changed a few files (an edit) stores theirs with the run's record instead:
+        // a server process started for a few kilobytes cost more than it saved.
         var storing: BackgroundWork<Void>?
+        var storedWithRecord: [String: [UInt8]] = [:]
+        let few = files.count <= Self.fewFiles ? (kept?.filesNotListed(files) ?? files) : nil
         let outcome: SiteWriter.Outcome
         do {
-            if !files.isEmpty {
+            if let few, few.reduce(0, { $0 + $1.bytes.count }) <= Self.fewBytes {
+                for file in few { storedWithRecord[file.digest] = file.bytes }
+            } else if !files.isEmpty {
                 let connector = database.connector
                 let tenantFolder = folder.tenantID
                 storing = BackgroundWork { [files] in
@@ -59,6 +65,7 @@ extension PublishJob {
         let manifestDigest = packed.indexDigest  // also written into the manifest's header
         var blobs = packed.shards
         blobs[manifestDigest] = packed.index
+        blobs.merge(storedWithRecord) { shard, _ in shard }
         try database.asOperator { session in
             try session.publishRuns.storeBlobs(blobs, tenantFolder: folder.tenantID)
             try session.publishRuns.finish(
@@ -68,4 +75,9 @@ extension PublishJob {
         timer.mark("record run")
         return outcome
     }
+
+    /// At most this many compiled files, and of their contents to store at most this many
+    /// bytes, and those contents go into the run's record transaction.
+    static let fewFiles = 200
+    static let fewBytes = 1 << 20
 }
