@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// A request body read whole within a deadline. The server's read timeout counts from the
 /// last byte received, so a client sending one byte a second would hold a connection (and
@@ -9,7 +10,7 @@ enum BodyDeadline {
         case arrived(ByteBuffer)
         /// More than the limit (HTTP 413).
         case tooLarge
-        /// Not whole when the deadline passed (HTTP 408).
+        /// Not whole when the deadline passed (HTTP 408); the connection reads no more.
         case late
         /// The client closed the connection, or sent something that is no HTTP body, first.
         case abandoned
@@ -17,35 +18,27 @@ enum BodyDeadline {
 
     /// `seconds`: the server's read timeout. The deadline is a quarter of a second earlier, so
     /// that a body that stopped arriving altogether is answered 408 here before that timeout
-    /// (counted from the head's last byte) closes its connection unanswered.
-    static func collect(_ body: RequestBody, upTo limit: Int, within seconds: Int64) async -> Outcome {
-        let deadline = Duration.seconds(seconds) - .milliseconds(250)
-        return await withTaskGroup(of: Outcome?.self) { group in
-            group.addTask {
-                do {
-                    return .arrived(try await body.collect(upTo: limit))
-                } catch is NIOTooManyBytesError {
-                    return .tooLarge
-                } catch {
-                    return Task.isCancelled ? nil : .abandoned
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: deadline)
-                return Task.isCancelled ? nil : .late
-            }
-            var outcome = Outcome.abandoned
-            if let first = await group.next(), let first { outcome = first }
-            group.cancelAll()
-            return outcome
+    /// (counted from the head's last byte) closes its connection unanswered. At the deadline
+    /// the connection's input is closed (a timer on its event loop, cancelled when the body is
+    /// in): the body then ends, unfinished, and Hummingbird closes the connection once the
+    /// answer is written, instead of reading what the client still trickles in.
+    static func collect(_ body: RequestBody, upTo limit: Int, within seconds: Int64, channel: any Channel) async -> Outcome {
+        let passed = Passed()
+        let timer = channel.eventLoop.scheduleTask(in: .seconds(seconds) - .milliseconds(250)) {
+            passed.flag.store(true, ordering: .relaxed)
+            channel.close(mode: .input, promise: nil)
+        }
+        defer { timer.cancel() }
+        do {
+            return .arrived(try await body.collect(upTo: limit))
+        } catch is NIOTooManyBytesError {
+            return .tooLarge
+        } catch {
+            return passed.flag.load(ordering: .relaxed) ? .late : .abandoned
         }
     }
 
-    /// Stops reading a connection whose body came too late, once its answer is on its way: the
-    /// input side at once (Hummingbird then finds no more body to read and closes it after the
-    /// answer), and the whole connection shortly after, should that not be possible.
-    static func close(_ channel: any Channel) {
-        channel.close(mode: .input, promise: nil)
-        channel.eventLoop.scheduleTask(in: .milliseconds(200)) { channel.close(promise: nil) }
+    private final class Passed: Sendable {
+        let flag = Atomic(false)
     }
 }

@@ -60,11 +60,10 @@ struct EventsEndpoint: Sendable {
             return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
         }
         let body: ByteBuffer
-        switch await BodyDeadline.collect(request.body, upTo: limit, within: configuration.readTimeoutSeconds) {
+        switch await BodyDeadline.collect(request.body, upTo: limit, within: configuration.readTimeoutSeconds, channel: channel) {
         case .arrived(let whole): body = whole
         case .tooLarge: return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
         case .late:
-            BodyDeadline.close(channel)
             let seconds = configuration.readTimeoutSeconds
             return (Self.refusal(.requestTimeout, "the body did not arrive within \(seconds) s: nothing was stored", extra: [.connection: "close"]), nil)
         case .abandoned:
