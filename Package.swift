@@ -74,6 +74,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // Its parser's errors: a body that is no HTTP body (400) from one its client left (499).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The reference device client (clients/HeraldReporter.swift, Foundation only), built here so

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// A request body read whole within a deadline. The server's read timeout counts from the
@@ -12,7 +13,9 @@ enum BodyDeadline {
         case tooLarge
         /// Not whole when the deadline passed (HTTP 408); the connection reads no more.
         case late
-        /// The client closed the connection, or sent something that is no HTTP body, first.
+        /// Not an HTTP body (a chunk's size that is no number, say): the connection is still open.
+        case malformed
+        /// The client closed the connection first.
         case abandoned
     }
 
@@ -34,7 +37,11 @@ enum BodyDeadline {
         } catch is NIOTooManyBytesError {
             return .tooLarge
         } catch {
-            return passed.flag.load(ordering: .relaxed) ? .late : .abandoned
+            if passed.flag.load(ordering: .relaxed) { return .late }
+            // The parser says "the connection ended" (invalidEOFState) when its client left
+            // mid-body, and names what is wrong when a body is no HTTP body.
+            if let parserError = error as? HTTPParserError, parserError != .invalidEOFState { return .malformed }
+            return .abandoned
         }
     }
 

@@ -66,6 +66,8 @@ struct EventsEndpoint: Sendable {
         case .late:
             let seconds = configuration.readTimeoutSeconds
             return (Self.refusal(.requestTimeout, "the body did not arrive within \(seconds) s: nothing was stored", extra: [.connection: "close"]), nil)
+        case .malformed:
+            return (Self.refusal(.badRequest, "the body is not well-formed HTTP (its chunks, or its length): nothing was stored"), nil)
         case .abandoned:
             // No one to answer: counted apart from the answers (nginx's 499, "client closed request").
             return (Self.refusal(Self.clientClosedRequest, "the body did not arrive whole"), nil)
