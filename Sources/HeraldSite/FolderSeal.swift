@@ -108,7 +108,7 @@ struct FolderSeal: Equatable, Sendable {
             added.append((pathOf(fresh[start...end]), fresh[start...end]))
             start = end + 1
         }
-        let dropped = changedApps.map { Array($0.utf8) }
+        let dropped = Set(changedApps.map { ArraySlice($0.utf8) })
         guard let firstEnd = kept.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         var out = header
         out.reserveCapacity(kept.count + fresh.count)
@@ -125,15 +125,22 @@ struct FolderSeal: Equatable, Sendable {
                 out += added[next].line
                 next += 1
             }
-            // An app's folders: the app's own, and those below it.
-            let ofChangedApp = dropped.contains { app in
-                path.starts(with: app) && (path.count == app.count || path[path.startIndex + app.count] == UInt8(ascii: "/"))
-            }
-            if !ofChangedApp { out += line }
+            // A changed app's folders: the app's own (`tenant/app`), and those below it.
+            if !dropped.contains(appOf(path)) { out += line }
             start = end + 1
         }
         for remaining in added[next...] { out += remaining.line }
         return out
+    }
+
+    /// `tenant/app` of a folder's path (the path itself when it has fewer parts).
+    private static func appOf(_ path: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slashes = 0
+        for index in path.indices where path[index] == UInt8(ascii: "/") {
+            slashes += 1
+            if slashes == 2 { return path[path.startIndex..<index] }
+        }
+        return path
     }
 
     /// The path of a seal line (`device inode seconds.nanoseconds path\n`): after its third space.
