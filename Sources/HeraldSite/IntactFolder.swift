@@ -171,21 +171,7 @@ extension SiteWriter {
         // changed apps' folders stamped afresh, every other line copied (a run with a memory
         // keeps a seal value instead, made below).
         if memory == nil, !changedApps.isEmpty, case .kept(let bytes)? = intact?.source {
-            let paths = changedApps.flatMap { manifest.apps[$0]?.files.keys.map { $0 } ?? [] }
-            var stamps: [String: FolderSeal.Stamp] = [:]
-            var complete = true
-            if let folders = FolderSeal.folders(of: paths) {
-                for (name, found) in FolderSeal.stamp(folders, root: root) {
-                    guard case .sealed(let stamp) = found else {
-                        complete = false
-                        break
-                    }
-                    stamps[name] = stamp
-                }
-            } else {
-                complete = false
-            }
-            if complete,
+            if let stamps = Self.stamps(ofFoldersOf: Self.paths(of: changedApps, in: manifest), root: root),
                 let patched = FolderSeal.patched(
                     bytes, manifest: identity, size: size, fileCount: manifest.fileCount, changedApps: changedApps, stamps: stamps)
             {
@@ -204,31 +190,39 @@ extension SiteWriter {
             return
         }
         var stamps: [String: FolderSeal.Stamp] = [:]
-        var paths: [String] = []
+        let paths: [String]
         if let carried {
             for (name, stamp) in carried where !changedApps.contains(String(SiteManifest.appFolderPrefix(of: name))) {
                 stamps[name] = stamp
             }
-            for app in changedApps {
-                if let files = manifest.apps[app]?.files { paths += files.keys }
-            }
+            paths = Self.paths(of: changedApps, in: manifest)
         } else {
             paths = manifest.apps.values.flatMap(\.files.keys)
         }
         var sealed: FolderSeal?
-        if let folders = FolderSeal.folders(of: paths) {
-            var complete = true
-            for (name, found) in FolderSeal.stamp(folders, root: root) {
-                guard case .sealed(let stamp) = found else {
-                    complete = false
-                    break
-                }
-                stamps[name] = stamp
-            }
-            if complete { sealed = FolderSeal(manifest: identity, manifestSize: size, fileCount: manifest.fileCount, folders: stamps) }
+        if let fresh = Self.stamps(ofFoldersOf: paths, root: root) {
+            stamps.merge(fresh) { $1 }
+            sealed = FolderSeal(manifest: identity, manifestSize: size, fileCount: manifest.fileCount, folders: stamps)
         }
         memory?.remember(sealed, manifest: manifest)
         if let sealed { folder.writeSeal(sealed) } else { folder.removeSeal() }
+    }
+
+    /// The paths of the files `manifest` lists for `apps`.
+    private static func paths(of apps: Set<String>, in manifest: SiteManifest) -> [String] {
+        apps.flatMap { manifest.apps[$0]?.files.keys.map { $0 } ?? [] }
+    }
+
+    /// The stamp of every folder that holds one of `paths`, each file seen there; nil when one
+    /// cannot be sealed (a file missing, a folder still changing, a file at the root).
+    private static func stamps(ofFoldersOf paths: [String], root: Int32) -> [String: FolderSeal.Stamp]? {
+        guard let folders = FolderSeal.folders(of: paths) else { return nil }
+        var stamps: [String: FolderSeal.Stamp] = [:]
+        for (name, found) in FolderSeal.stamp(folders, root: root) {
+            guard case .sealed(let stamp) = found else { return nil }
+            stamps[name] = stamp
+        }
+        return stamps
     }
 }
 
