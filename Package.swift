@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // The HTTP parts Hummingbird's channel carries: the collector writes a 100 Continue head itself.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
@@ -76,6 +78,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // Its parser's errors: a body that is no HTTP body (400) from one its client left (499).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // `HTTPResponsePart`: the informational 100 Continue written before a body is read.
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         // The reference device client (clients/HeraldReporter.swift, Foundation only), built here so

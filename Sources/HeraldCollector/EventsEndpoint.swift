@@ -4,6 +4,7 @@ import HeraldCore
 import HeraldJobs
 import Hummingbird
 import NIOCore
+import NIOHTTPTypes
 
 /// `POST /v1/events`: every refusal with its status and nothing stored; 200 with the counts
 /// only after the batch's transaction committed.
@@ -59,6 +60,15 @@ struct EventsEndpoint: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             return (Self.refusal(.contentTooLarge, Self.tooLarge(limit)), nil)
         }
+        // A client that asks before sending its body (`Expect: 100-continue`, as curl does for a
+        // large one) is told to go on once the head passed every check above; unanswered, it
+        // would wait a second, then send.
+        switch Self.expectation(request.headers[.expect]) {
+        case .none: break
+        case .continue: channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)), promise: nil)
+        case .unknown:
+            return (Self.refusal(.expectationFailed, "the only Expect this collector meets is 100-continue: nothing was stored"), nil)
+        }
         let body: ByteBuffer
         switch await BodyDeadline.collect(request.body, upTo: limit, within: configuration.readTimeoutSeconds, channel: channel) {
         case .arrived(let whole): body = whole
@@ -112,6 +122,14 @@ struct EventsEndpoint: Sendable {
         case .failure(.failed):
             return (Self.refusal(.internalServerError, "the event store failed: nothing was stored; retry later"), nil)
         }
+    }
+
+    enum Expectation { case none, `continue`, unknown }
+
+    /// What an `Expect` header asks for (RFC 9110 §10.1.1: 100-continue is the only expectation).
+    static func expectation(_ value: String?) -> Expectation {
+        guard let value else { return .none }
+        return value.trimmingCharacters(in: .whitespaces).lowercased() == "100-continue" ? .continue : .unknown
     }
 
     /// What the metrics and the activity line count a request as whose client left before its

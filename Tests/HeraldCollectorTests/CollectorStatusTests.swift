@@ -205,6 +205,45 @@ import Testing
         }
     }
 
+    /// curl asks before sending a body (`Expect: 100-continue`) and, unanswered, waits a second
+    /// and sends it anyway: a collector that never says 100 costs each such client a second.
+    @Test func aClientThatAsksBeforeSendingItsBodyIsToldToGoOn() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            let body = Array(CollectorFixture.events(3).utf8)
+            let socket = try RawHTTP.connect(port: collector.port)
+            defer { close(socket) }
+            var timeout = timeval(tv_sec: 3, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            try RawHTTP.send(
+                socket,
+                Array(
+                    ("POST /v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(key)\r\n"
+                        + "Content-Type: application/x-ndjson\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n").utf8))
+            // Only the head was sent: the interim answer comes before any body byte.
+            var interim: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while !String(decoding: interim, as: UTF8.self).contains("\r\n\r\n") {
+                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                interim += buffer[0..<count]
+            }
+            let text = String(decoding: interim, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(text)")
+            try RawHTTP.send(socket, body)
+            // Whatever came after the interim head belongs to the final answer.
+            let leftover = text.range(of: "\r\n\r\n").map { Array(text[$0.upperBound...].utf8) } ?? []
+            let final = try RawHTTP.parse(leftover + RawHTTP.readAll(socket))
+            #expect(final.status == 200 && final.accepted == 3, "\(final)")
+            #expect(try CollectorFixture.stored(database).ids == 3)
+            // Any other expectation is refused (RFC 9110: 417), and nothing is stored.
+            let odd = try collector.post(CollectorFixture.events(2, first: 10), key: key, headers: ["Expect": "something-else"])
+            #expect(odd.status == 417, "\(odd)")
+            #expect(try CollectorFixture.stored(database).ids == 3)
+        }
+    }
+
     @Test func eventsDatedFarAheadOrLongAgoAreRejectedAloneAndMakeNoPartition() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             let key = try CollectorFixture.prepare(database)
