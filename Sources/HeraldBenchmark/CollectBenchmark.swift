@@ -68,6 +68,7 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
         // stored, beside the next phase.)
         let before = try count(collectDatabase)
         let commitsBefore = try CollectorCommits.read(port: collector.port)
+        let cpuBefore = collector.cpuSeconds()
         let delay = max(0, Int(Double(connections) * 20.0 / 20_000.0 * 1000.0) - 5)
         let paced = try wrk(port: collector.port, key: key, connections: connections, seconds: phase, delay: delay, run: run * 2 + 1)
         let afterPaced = try count(collectDatabase)
@@ -77,6 +78,10 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
         line("  acknowledgement latency", String(format: "p50 %.1f ms, p99 %.1f ms, max %.1f ms", paced.p50, paced.p99, paced.max))
         let commitsPaced = try CollectorCommits.read(port: collector.port)
         line("  the collector's commits", commitsPaced.since(commitsBefore).summary)
+        let cpuPaced = collector.cpuSeconds()
+        line("  the collector's CPU", String(format: "%.0f%% of a core, %.0f µs a request", (cpuPaced - cpuBefore) / paced.seconds * 100, (cpuPaced - cpuBefore) / Double(max(1, paced.requests)) * 1e6))
+        // HERALD_COLLECT_PACED_ONLY=1 (for comparing changes quickly): the paced phase alone.
+        if ProcessInfo.processInfo.environment["HERALD_COLLECT_PACED_ONLY"] != nil { continue }
         // Then as fast as the collector answers: how many events a second it stores.
         let fast = try wrk(port: collector.port, key: key, connections: connections, seconds: phase, delay: 0, run: run * 2)
         let after = try count(collectDatabase)
@@ -231,6 +236,15 @@ private final class CollectorProcess {
         }
         guard let found else { throw CLIRunnerError(message: "herald collect did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")") }
         port = found
+    }
+
+    /// User and system CPU time the collector used so far (/proc/PID/stat), in seconds.
+    func cpuSeconds() -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        // Fields after the command (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// VmHWM of /proc/PID/status, in MB.
