@@ -9,7 +9,9 @@
 // Kerberos, LDAP, GnuTLS and OpenSSL with it, and mapping and initialising them took longer
 // than all the rest of herald's start (a C program linked with -lpq started in 6.7 ms, the same
 // without it in 1.2 ms). So `herald --version`, `--help`, `validate` and completion never load
-// it, and a command that connects loads it once, as psql does when it starts.
+// it, and a command that connects loads it once, as psql does when it starts: on a thread of
+// its own from the start of main (herald_libpq_load_in_background), while the arguments are
+// parsed, so that the two overlap.
 //
 // Each libpq function PostgresClient calls is defined below under libpq's own name and
 // forwards to libpq's. They are hidden: not exported from the binary, so libpq's calls to its
@@ -130,6 +132,22 @@ bool herald_libpq_load(char *reason, size_t capacity) {
     if (libpq_ready()) return true;
     if (reason && capacity > 0) snprintf(reason, capacity, "%s", libpq_failure);
     return false;
+}
+
+static void *load_in_background(void *unused) {
+    (void)unused;
+    libpq_ready();
+    return NULL;
+}
+
+void herald_libpq_load_in_background(void) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    // Nothing is lost if it cannot start: the first call loads libpq then, as before.
+    (void)pthread_create(&thread, &attributes, load_in_background, NULL);
+    pthread_attr_destroy(&attributes);
 }
 
 #define HERALD_FORWARD(type, name, parameters, arguments, unloaded)                                                    \

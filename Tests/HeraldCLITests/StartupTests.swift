@@ -33,8 +33,23 @@ import Testing
         #expect(!version.libpq && !version.libcrypto)
         let help = try loaded(["tenant", "list", "--help"])
         #expect(!help.libpq && !help.libcrypto)
+        let validate = try loaded(["validate", "--file", CopyLintCommandTests.example.path])
+        #expect(!validate.libpq)
         // A server that is not there: the command still loads libpq to try it.
         let connecting = try loaded(["tenant", "list"], environment: ["HERALD_DATABASE_URL": "postgresql:///nothing?host=/nonexistent"])
         #expect(connecting.libpq && connecting.libcrypto)
+    }
+
+    /// A command that connects starts loading libpq before its arguments are parsed (the two
+    /// then overlap); help, the version, completion scripts and `validate` never load it.
+    @Test func libpqIsLoadedAheadOnlyForCommandsThatConnect() {
+        for connecting in [["tenant", "list"], ["publish", "--out", "site"], ["events", "ingest", "-"], ["db", "url"]] {
+            #expect(ClientLibraryUse.likely(connecting), "\(connecting)")
+        }
+        for not in [[], ["--version"], ["--help"], ["help", "tenant"], ["tenant", "list", "-h"], ["publish", "--help"],
+            ["validate", "--file", "campaigns.yaml"], ["--generate-completion-script", "zsh"], ["--experimental-dump-help"]]
+        {
+            #expect(!ClientLibraryUse.likely(not), "\(not)")
+        }
     }
 }

@@ -19,4 +19,8 @@
 /// (the loader's words, with the file names tried), NUL-terminated within `capacity`.
 bool herald_libpq_load(char *reason, size_t capacity);
 
+// Starts loading libpq on a thread of its own and returns at once: a process that will connect
+// calls it first thing, so that the loading overlaps the process's own start.
+void herald_libpq_load_in_background(void);
+
 #endif

@@ -25,6 +25,13 @@ public final class HeraldDatabase {
     /// A second connection opening beside this one, until `connectAgain` hands it out.
     private var spare: BackgroundMade<HeraldDatabase>?
 
+    /// Starts loading PostgreSQL's client library on another thread (its loading then
+    /// overlaps whatever the process does before it connects). Only worth it in a process
+    /// that is about to connect.
+    public static func loadClientLibraryInBackground() {
+        Connection.loadLibPQInBackground()
+    }
+
     /// Connects to `location` and labels the session with `actor` for the audit log.
     public convenience init(location: DatabaseLocation, actor: String) throws {
         try self.init(configuration: location.configuration, actor: actor)
