@@ -25,10 +25,12 @@ public struct TextTable {
         let widths = headers.indices.map { column in
             all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
         }
+        // Padded by characters, as the widths are counted (NSString's padding counts UTF-16
+        // units: an emoji in a name would shift its row).
         return all.map { row in
             row.indices.map { column in
                 column == row.count - 1
-                    ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    ? row[column] : row[column] + String(repeating: " ", count: max(0, widths[column] - row[column].count))
             }
             .joined(separator: "  ")
         }
