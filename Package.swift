@@ -71,6 +71,8 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "HeraldStore", "HeraldJobs",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Its HTTP/1 channel, wrapped to close what HTTP/1.0 does not keep alive.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -80,6 +82,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // `HTTPResponsePart`: the informational 100 Continue written before a body is read.
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // `HTTP1ToHTTPServerCodec`: where a request's HTTP version is still known (ClosingHTTP1Channel).
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),
         // The reference device client (clients/HeraldReporter.swift, Foundation only), built here so

@@ -2,6 +2,7 @@ import Foundation
 import HeraldJobs
 import HeraldStore
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -68,7 +69,9 @@ public enum CollectorServer {
         let listening = Mutex(false)
         var app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(configuration.readTimeoutSeconds))),
+            server: HTTPServerBuilder { responder in
+                ClosingHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(configuration.readTimeoutSeconds))))
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4096),
             onServerRunning: { channel in
                 listening.withLock { $0 = true }

@@ -244,6 +244,32 @@ import Testing
         }
     }
 
+    /// A request that does not keep its connection alive (HTTP/1.0 without keep-alive, or
+    /// `Connection: close` however written) has its connection closed once answered, not held
+    /// until the idle timeout (15 s here).
+    @Test func connectionsNotKeptAliveAreClosedOnceAnswered() throws {
+        try HeraldFixtures.withMigratedDatabase { database in
+            let key = try CollectorFixture.prepare(database)
+            let collector = try RunningCollector(database: database)
+            let body = Array(CollectorFixture.events(2).utf8)
+            for (version, connection) in [("HTTP/1.0", nil), ("HTTP/1.1", "Close"), ("HTTP/1.1", "keep-alive, close")] as [(String, String?)] {
+                let socket = try RawHTTP.connect(port: collector.port)
+                defer { close(socket) }
+                var timeout = timeval(tv_sec: 5, tv_usec: 0)
+                setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                let head = "POST /v1/events \(version)\r\nHost: x\r\n" + (connection.map { "Connection: \($0)\r\n" } ?? "")
+                    + "Authorization: Bearer \(key)\r\nContent-Type: application/x-ndjson\r\nContent-Length: \(body.count)\r\n\r\n"
+                let started = Date()
+                try RawHTTP.send(socket, Array(head.utf8) + body)
+                let reply = try RawHTTP.parse(RawHTTP.readAll(socket))
+                let held = Date().timeIntervalSince(started)
+                #expect(reply.status == 200, "\(version) \(connection ?? "-"): \(reply)")
+                #expect(held < 3, "\(version) \(connection ?? "-"): the connection was held \(held) s after its answer")
+            }
+            #expect(try CollectorFixture.stored(database).ids == 2)
+        }
+    }
+
     @Test func eventsDatedFarAheadOrLongAgoAreRejectedAloneAndMakeNoPartition() throws {
         try HeraldFixtures.withMigratedDatabase { database in
             let key = try CollectorFixture.prepare(database)
