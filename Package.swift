@@ -82,7 +82,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // `HTTPResponsePart`: the informational 100 Continue written before a body is read.
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                // `HTTP1ToHTTPServerCodec`: where a request's HTTP version is still known (ClosingHTTP1Channel).
+                // `HTTP1ToHTTPServerCodec`: where a request's HTTP version is still known (VersionAwareHTTP1Channel).
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),

@@ -70,7 +70,7 @@ public enum CollectorServer {
         var app = Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                ClosingHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(configuration.readTimeoutSeconds))))
+                VersionAwareHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: .seconds(configuration.readTimeoutSeconds))))
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: 4096),
             onServerRunning: { channel in
