@@ -84,8 +84,11 @@ import Testing
                 // Without --at, as from cron: made again at once, it writes nothing either.
                 let scoped = root.appendingPathComponent("scoped")
                 let tenantOperator = InProcessHerald(database: database, environment: ["HERALD_TENANT": "demo"])
-                try tenantOperator.succeed(["board", "--out", scoped.path])
-                #expect(try tenantOperator.succeed(["board", "--out", scoped.path, "--quiet"]).stdout.isEmpty)
+                let scopedAgain = try OneMinute.withinOneMinute {
+                    try tenantOperator.succeed(["board", "--out", scoped.path])
+                    return try tenantOperator.succeed(["board", "--out", scoped.path, "--quiet"])
+                }
+                #expect(scopedAgain.stdout.isEmpty, "\(scopedAgain)")
                 let scopedIndex = try String(contentsOf: scoped.appendingPathComponent("board/index.html"), encoding: .utf8)
                 #expect(scopedIndex.contains("only tenant <strong>demo</strong>") && !scopedIndex.contains("mallory"))
                 #expect(!FileManager.default.fileExists(atPath: scoped.appendingPathComponent("board/mallory").path))

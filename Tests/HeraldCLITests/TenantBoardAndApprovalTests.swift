@@ -63,9 +63,11 @@ import Testing
             try team.acme.succeed(["publish", "--out", site.path])
             let review = team.root.appendingPathComponent("acme-review")
             // Before 0031 this exited 77: permission denied for publish_blobs, and for the advisory lock.
-            let made = try team.acme.run(["board", "--out", review.path])
+            let (made, again) = try OneMinute.withinOneMinute {
+                (try team.acme.run(["board", "--out", review.path]), try team.acme.succeed(["board", "--out", review.path, "--quiet"]))
+            }
             #expect(made.status == 0, "\(made)")
-            #expect(try team.acme.succeed(["board", "--out", review.path, "--quiet"]).stdout.isEmpty)  // again: nothing to write
+            #expect(again.stdout.isEmpty, "\(again)")  // again: nothing to write
             #expect(try team.acme.run(["board", "--out", review.path, "--tenant", "demo"]).status == 77)
 
             let pages = try Self.pages(review)
