@@ -28,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        // The HTTP parts Hummingbird's channel carries: the collector writes a 100 Continue head itself.
+        // HTTP/1 as Hummingbird's channel carries it: the collector writes a 100 Continue head itself, and
+        // reads a request's version where the codec still has it.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -71,7 +72,7 @@ let package = Package(
             dependencies: [
                 "HeraldCore", "HeraldStore", "HeraldJobs",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                // Its HTTP/1 channel, wrapped to close what HTTP/1.0 does not keep alive.
+                // Its HTTP/1 channel, wrapped to apply a request's version rules (VersionAwareHTTP1Channel).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -17,9 +17,11 @@ struct CollectCommand: ParsableCommand {
             transaction committed, rollups included; requests arriving together share one transaction. An event \
             dated over a day ahead of this clock or over 366 days back is rejected alone. Refused, storing \
             nothing: 401 unknown or revoked key, 413 a body over 1 MiB or over 1,000 events (or --key-burst), 400 \
-            not NDJSON/JSON, 415 another Content-Type, 408 a body not in within --read-timeout, 429 (Retry-After) \
-            past --key-rate, 503 (Retry-After) while PostgreSQL is unreachable. Also GET /healthz, /readyz and /metrics (Prometheus): serve only /v1/ to \
-            the internet (deploy/nginx.conf does).
+            not NDJSON/JSON, 415 another Content-Type, 417 an Expect other than 100-continue (which is met once \
+            the head passed these checks), 408 a body not in within --read-timeout, 429 (Retry-After) past \
+            --key-rate, 503 (Retry-After) while PostgreSQL is unreachable. A connection the client does not keep \
+            alive (HTTP/1.0, Connection: close) is closed once answered. Also GET /healthz, /readyz and /metrics \
+            (Prometheus): serve only /v1/ to the internet (deploy/nginx.conf does).
 
             Runs until SIGTERM or Ctrl-C, then answers the requests in flight and exits 0. Logs a line per \
             minute of activity to standard error. Several collectors may run against one database.
