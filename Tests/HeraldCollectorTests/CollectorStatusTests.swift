@@ -237,6 +237,9 @@ import Testing
             let final = try RawHTTP.parse(leftover + RawHTTP.readAll(socket))
             #expect(final.status == 200 && final.accepted == 3, "\(final)")
             #expect(try CollectorFixture.stored(database).ids == 3)
+            // A head refused (an unknown key) gets its refusal, never a 100: its body is not asked for.
+            let unknown = try collector.post(CollectorFixture.events(2, first: 20), key: "hk_unknown", headers: ["Expect": "100-continue"])
+            #expect(unknown.status == 401, "\(unknown)")
             // Any other expectation is refused (RFC 9110: 417), and nothing is stored.
             let odd = try collector.post(CollectorFixture.events(2, first: 10), key: key, headers: ["Expect": "something-else"])
             #expect(odd.status == 417, "\(odd)")
