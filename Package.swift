@@ -44,6 +44,7 @@ let package = Package(
         .target(name: "PostgresServer", dependencies: ["PostgresClient"]),
         // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published
         // files (libssl-dev's header), loaded on the first digest.
+        .target(name: "CConcurrencyHook"),
         .target(name: "CLibCrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
         // Campaigns files are parsed here, into the same domain values and rules everything
@@ -70,7 +71,7 @@ let package = Package(
         .target(
             name: "HeraldCollector",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldJobs",
+                "HeraldCore", "HeraldStore", "HeraldJobs", "CConcurrencyHook",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // Its HTTP/1 channel, wrapped to apply a request's version rules (VersionAwareHTTP1Channel).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -79,6 +80,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // Its parser's errors: a body that is no HTTP body (400) from one its client left (499).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // `HTTPResponsePart`: the informational 100 Continue written before a body is read.

@@ -18,6 +18,8 @@ public enum CollectorServer {
         _ configuration: CollectorConfiguration, connector: HeraldDatabase.Connector, announce: @escaping @Sendable (String) -> Void
     ) throws {
         raiseOpenFileLimit()
+        // Before the first task: a request's work then stays on its connection's event loop.
+        EventLoopExecutor.install()
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
