@@ -7,6 +7,7 @@ import PackageDescription
 //   HeraldBoard, HeraldSite -> HeraldPublish -> HeraldCore, HeraldLocalNotifications (the device client's plan, for preview)
 //   HeraldStore -> PostgresServer -> PostgresClient -> CLibPQ
 //   HeraldCore -> CLibCrypto (SHA-256 only)
+//   HeraldCollector -> CConcurrencyHook (the runtime's global executor hook)
 // HeraldCore and HeraldPublish (the compilers, encoders, lints and preview) touch no file;
 // HeraldSite is the site folder's filesystem layer. herald never imports PostgresClient or
 // PostgresServer, which know nothing of Herald. Test support, tests and the benchmark sit on
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "PostgresServer", dependencies: ["PostgresClient"]),
         // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published
         // files (libssl-dev's header), loaded on the first digest.
+        // Where the Swift runtime keeps its global executor's hook (`herald collect` runs Swift
+        // concurrency's jobs on NIO's event loops): a C reference finds it in a static runtime too.
         .target(name: "CConcurrencyHook"),
         .target(name: "CLibCrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.

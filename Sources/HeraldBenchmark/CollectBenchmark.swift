@@ -64,8 +64,15 @@ func runCollectBenchmark(seconds phase: Int, connections: Int, runs: Int) throws
     for run in 1...runs {
         // Paced first, as a fleet sends: each connection sends a batch, then waits a random time
         // (collect-load.lua), so that all of them offer ~20,000 events/s, as independent devices
-        // do. (After the saturating phase, autovacuum works through the millions of rows it
-        // stored, beside the next phase.)
+        // do. A later run's starts from a settled server, as the first does: the millions of rows
+        // the last run stored vacuumed, its dirty pages checkpointed and written out (else its
+        // latency would be that of autovacuum and the kernel's writeback catching up).
+        if run > 1 {
+            let settle = try Connection(configuration: collectDatabase)
+            try settle.execute("VACUUM (ANALYZE)")
+            try settle.execute("CHECKPOINT")
+            sync()
+        }
         let before = try count(collectDatabase)
         let commitsBefore = try CollectorCommits.read(port: collector.port)
         let cpuBefore = collector.cpuSeconds()
