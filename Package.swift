@@ -45,10 +45,10 @@ let package = Package(
         .target(name: "PostgresServer", dependencies: ["PostgresClient"]),
         // OpenSSL's SHA-256 (CPU instructions where there are some) for the digests of published
         // files (libssl-dev's header), loaded on the first digest.
+        .target(name: "CLibCrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Where the Swift runtime keeps its global executor's hook (`herald collect` runs Swift
         // concurrency's jobs on NIO's event loops): a C reference finds it in a static runtime too.
         .target(name: "CConcurrencyHook"),
-        .target(name: "CLibCrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
         // Campaigns files are parsed here, into the same domain values and rules everything
         // else uses, with every problem reported at its path; that needs YAML's node tree.

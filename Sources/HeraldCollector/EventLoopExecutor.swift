@@ -6,9 +6,9 @@ import NIOPosix
 /// `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor` does, which finds
 /// the runtime's hook with dlsym and so never finds it in a binary linked with the static Swift
 /// runtime). A request's task then runs on the event loop that read it, as do its body's reads
-/// and its answer's writes, instead of hopping to Swift's pool and back for each: at 1,000
-/// devices that halved the collector's p99 (scripts/benchmark-collect). Nothing in the
-/// collector blocks a task's thread: committing and waiting for commits run on threads of their own.
+/// and its answer's writes, instead of hopping to Swift's pool and back for each, which under
+/// load lengthened every acknowledgement. Nothing in the collector blocks a task's thread:
+/// committing and waiting for commits run on threads of their own.
 enum EventLoopExecutor {
     /// The hook's type while the runtime keeps it so (SwiftNIO checks the same compilers).
     typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
