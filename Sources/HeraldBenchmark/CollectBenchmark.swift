@@ -222,11 +222,13 @@ private final class CollectorProcess {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = herald
         // HERALD_COLLECT_CONNECTIONS: the collector's --connections (default its own), and
-        // HERALD_COLLECT_MAX_EVENTS_PER_COMMIT its --max-events-per-commit, to compare.
+        // HERALD_COLLECT_MAX_EVENTS_PER_COMMIT its --max-events-per-commit, and
+        // HERALD_COLLECT_SWIFT_POOL=1 its --swift-pool (tasks off NIO's loops), to compare.
         let environment = ProcessInfo.processInfo.environment
         process.arguments = ["collect", "--listen", "127.0.0.1:0"]
             + (environment["HERALD_COLLECT_CONNECTIONS"].map { ["--connections", $0] } ?? [])
             + (environment["HERALD_COLLECT_MAX_EVENTS_PER_COMMIT"].map { ["--max-events-per-commit", $0] } ?? [])
+            + (environment["HERALD_COLLECT_SWIFT_POOL"] == "1" ? ["--swift-pool"] : [])
         process.environment = HeraldCLI(database: database).environment
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice

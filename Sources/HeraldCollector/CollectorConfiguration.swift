@@ -15,6 +15,9 @@ public struct CollectorConfiguration: Sendable {
     /// How often the activity line is logged (when there was activity).
     public var activityLogSeconds = 60
     public var store = EventCollector.Settings()
+    /// Swift concurrency's jobs run on NIO's event loops (false, for measuring: on Swift's own
+    /// pool, a hop each way per read, commit and write).
+    public var tasksOnEventLoops = true
 
     public init(host: String, port: Int) {
         self.host = host

@@ -19,7 +19,7 @@ public enum CollectorServer {
     ) throws {
         raiseOpenFileLimit()
         // Before the first task: a request's work then stays on its connection's event loop.
-        EventLoopExecutor.install()
+        if configuration.tasksOnEventLoops { EventLoopExecutor.install() }
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {

@@ -54,6 +54,9 @@ struct CollectCommand: ParsableCommand {
     /// The most events one commit takes (for measuring; the default suits the 2-core reference machine).
     @Option(help: .hidden) var maxEventsPerCommit: Int?
 
+    /// Requests' tasks on Swift's own pool instead of NIO's event loops (for measuring what that costs).
+    @Flag(help: .hidden) var swiftPool = false
+
     func run() throws {
         try reportingFailures {
             let (host, port) = try Self.address(listen)
@@ -77,6 +80,7 @@ struct CollectCommand: ParsableCommand {
             configuration.activityLogSeconds = activityLogSeconds
             configuration.store.committers = connections
             if let maxEventsPerCommit { configuration.store.maxEventsPerCommit = maxEventsPerCommit }
+            configuration.tasksOnEventLoops = !swiftPool
             configuration.store.eventsPerSecondPerKey = Double(keyRate)
             configuration.store.burstPerKey = Double(keyBurst ?? max(keyRate * 2, 1_000))
             do {
