@@ -13,14 +13,14 @@ enum EventLoopExecutor {
     /// The hook's type while the runtime keeps it so (SwiftNIO checks the same compilers).
     typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
 
-    /// Installs the hook unless one is set already; whether it did. Once per process, before
-    /// the collector's first task.
-    @discardableResult
-    static func install() -> Bool {
+    /// Installs the hook unless one is set already (then, or on a later compiler, the
+    /// collector stays on Swift's own pool: correct, only slower). Once per process, before the
+    /// collector's first task.
+    static func install() {
         #if compiler(<6.6)
-            guard let slot = herald_swift_task_enqueue_global_hook(), slot.pointee == nil else { return false }
-            return withUnsafeTemporaryAllocation(of: EnqueueGlobalHook.self, capacity: 1) { hook -> Bool in
-                guard let hook = hook.baseAddress else { return false }
+            guard let slot = herald_swift_task_enqueue_global_hook(), slot.pointee == nil else { return }
+            withUnsafeTemporaryAllocation(of: EnqueueGlobalHook.self, capacity: 1) { hook in
+                guard let hook = hook.baseAddress else { return }
                 // `any()` is the calling thread's own loop when it is one: no hop at all. Enqueued
                 // as a loop enqueues its own jobs (EventLoop's default wraps each in a closure).
                 hook.initialize(to: { job, _ in
@@ -31,13 +31,8 @@ enum EventLoopExecutor {
                         loop.enqueue(ExecutorJob(job))
                     }
                 })
-                return hook.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { function in
-                    slot.pointee = function.pointee
-                    return true
-                }
+                hook.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) { slot.pointee = $0.pointee }
             }
-        #else
-            return false
         #endif
     }
 }
