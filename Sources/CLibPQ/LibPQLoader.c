@@ -71,6 +71,17 @@ static const char *const libpq_files[] = {"libpq.so.5"};
     X(PGnotify *, PQnotifies, (PGconn *conn), (conn), NULL)                                                            \
     X(char *, PQescapeIdentifier, (PGconn *conn, const char *str, size_t len), (conn, str, len), NULL)
 
+// Pipeline mode (libpq 14 and newer), optional: without it, PostgresClient sends the statements
+// it would have pipelined one at a time (`herald_libpq_has_pipeline`).
+#define HERALD_LIBPQ_OPTIONAL_FUNCTIONS(X)                                                                             \
+    X(int, PQenterPipelineMode, (PGconn *conn), (conn), 0)                                                             \
+    X(int, PQexitPipelineMode, (PGconn *conn), (conn), 0)                                                              \
+    X(int, PQpipelineSync, (PGconn *conn), (conn), 0)                                                                  \
+    X(int, PQsendQueryParams,                                                                                          \
+      (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues,          \
+       const int *paramLengths, const int *paramFormats, int resultFormat),                                            \
+      (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat), 0)
+
 // (name, parameters, arguments): the ones that return nothing.
 #define HERALD_LIBPQ_PROCEDURES(X)                                                                                     \
     X(PQfinish, (PGconn *conn), (conn))                                                                                \
@@ -81,6 +92,7 @@ static const char *const libpq_files[] = {"libpq.so.5"};
 #define HERALD_POINTER(type, name, parameters, arguments, unloaded) static type(*libpq_##name) parameters;
 #define HERALD_PROCEDURE_POINTER(name, parameters, arguments) static void(*libpq_##name) parameters;
 HERALD_LIBPQ_FUNCTIONS(HERALD_POINTER)
+HERALD_LIBPQ_OPTIONAL_FUNCTIONS(HERALD_POINTER)
 HERALD_LIBPQ_PROCEDURES(HERALD_PROCEDURE_POINTER)
 
 static pthread_once_t libpq_once = PTHREAD_ONCE_INIT;
@@ -119,6 +131,8 @@ static void load_libpq(void) {
     if (!find(library, file, #name, (void **)&libpq_##name)) return;
     HERALD_LIBPQ_FUNCTIONS(HERALD_FIND)
     HERALD_LIBPQ_PROCEDURES(HERALD_FIND_PROCEDURE)
+#define HERALD_FIND_OPTIONAL(type, name, parameters, arguments, unloaded) libpq_##name = dlsym(library, #name);
+    HERALD_LIBPQ_OPTIONAL_FUNCTIONS(HERALD_FIND_OPTIONAL)
     libpq_loaded = true;
 }
 
@@ -132,6 +146,11 @@ bool herald_libpq_load(char *reason, size_t capacity) {
     if (libpq_ready()) return true;
     if (reason && capacity > 0) snprintf(reason, capacity, "%s", libpq_failure);
     return false;
+}
+
+bool herald_libpq_has_pipeline(void) {
+    return libpq_ready() && libpq_PQenterPipelineMode && libpq_PQexitPipelineMode && libpq_PQpipelineSync &&
+           libpq_PQsendQueryParams;
 }
 
 static void *load_in_background(void *unused) {
@@ -158,5 +177,10 @@ void herald_libpq_load_in_background(void) {
     __attribute__((visibility("hidden"))) void name parameters {                                                       \
         if (libpq_ready()) libpq_##name arguments;                                                                     \
     }
+#define HERALD_FORWARD_OPTIONAL(type, name, parameters, arguments, unloaded)                                           \
+    __attribute__((visibility("hidden"))) type name parameters {                                                       \
+        return libpq_ready() && libpq_##name ? libpq_##name arguments : unloaded;                                      \
+    }
 HERALD_LIBPQ_FUNCTIONS(HERALD_FORWARD)
+HERALD_LIBPQ_OPTIONAL_FUNCTIONS(HERALD_FORWARD_OPTIONAL)
 HERALD_LIBPQ_PROCEDURES(HERALD_FORWARD_PROCEDURE)

@@ -19,6 +19,9 @@
 /// (the loader's words, with the file names tried), NUL-terminated within `capacity`.
 bool herald_libpq_load(char *reason, size_t capacity);
 
+/// Whether the loaded libpq has pipeline mode (libpq 14 and newer); loads it first.
+bool herald_libpq_has_pipeline(void);
+
 // Starts loading libpq on a thread of its own and returns at once: a process that will connect
 // calls it first thing, so that the loading overlaps the process's own start.
 void herald_libpq_load_in_background(void);

@@ -25,9 +25,16 @@ public final class Connection {
     private var transactionDepth = 0
     /// The statements prepared on this connection so far, by name.
     private var prepared: [String: SQL] = [:]
+    /// Statements waiting to go with the next one (`sendWithNext`), in order.
+    var pending: [PendingStatement] = []
+    /// How many times what waited was sent: a transaction knows from it whether its BEGIN went.
+    var sentBatches = 0
+    /// Whether what waits goes in one round trip (libpq 14 and newer) or one statement at a time.
+    var usesPipeline = false
 
     /// `settings`: the caller's own session settings (`set_config(name, value, false)`), set in
-    /// the statement that sets the connection's: no round trip of their own.
+    /// the statement that sets the connection's. That statement goes with the first one the
+    /// connection runs (`sendWithNext`): no round trip of its own.
     public init(configuration: ConnectionConfiguration, settings: KeyValuePairs<String, String> = [:]) throws {
         self.configuration = configuration
         try Self.loadLibPQ()
@@ -42,11 +49,12 @@ public final class Connection {
                 message: "cannot connect to \(configuration.redactedDescription): \(Self.redactPasswords(reason, known: configuration.password))")
         }
         self.handle = handle
+        usesPipeline = herald_libpq_has_pipeline()
         // Server notices (e.g. "already a member of role") are not ours to print.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         // The caller's as `set_config($1, $2, false), …`: names and values are parameters.
         let callers = UnsafeSQL(settings.indices.map { ", set_config($\(2 * $0 + 1), $\(2 * $0 + 2), false)" }.joined())
-        try execute(
+        sendWithNext(
             """
             SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false),
                    set_config('client_encoding', 'UTF8', false), set_config('IntervalStyle', 'iso_8601', false)\(callers)
@@ -83,7 +91,9 @@ public final class Connection {
 
     public var serverVersion: Int { Int(PQserverVersion(handle)) }
 
+    /// In a transaction, also one whose BEGIN still waits to be sent.
     public var isInTransaction: Bool {
+        guard transactionDepth == 0 else { return true }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
@@ -94,6 +104,11 @@ public final class Connection {
     @discardableResult
     public func query(_ sql: SQL, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
         let texts = parameters.map(\.postgresText)
+        if !pending.isEmpty {
+            // What waits goes with it (`sendWithNext`); nil only on a path that throws instead.
+            guard let result = try runPendingWith((sql, texts)) else { throw connectionError() }
+            return QueryResult(taking: result)
+        }
         let result = try withCStrings(texts) { pointers in
             PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
@@ -120,6 +135,7 @@ public final class Connection {
             }
             return
         }
+        try sendPending()
         guard let result = PQprepare(handle, name, sql.text, 0, nil) else { throw connectionError() }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError.from(result: result, connection: handle) }
@@ -131,6 +147,7 @@ public final class Connection {
     @discardableResult
     public func query(_ statement: PreparedStatement, _ parameters: [any PostgresEncodable] = []) throws -> QueryResult {
         try prepare(name: statement.name, sql: statement.sql)
+        try sendPending()
         let texts = parameters.map(\.postgresText)
         let result = try withCStrings(texts) { pointers in
             PQexecPrepared(handle, statement.name, Int32(pointers.count), pointers, nil, nil, 0)
@@ -146,6 +163,7 @@ public final class Connection {
 
     /// Runs a trusted multi-statement script (a migration file) with `PQexec`. Never pass input here.
     public func executeScript(_ sql: SQL) throws {
+        try sendPending()
         guard PQsendQuery(handle, sql.text) == 1 else { throw connectionError() }
         var failure: PostgresError?
         while let result = PQgetResult(handle) {
@@ -176,7 +194,7 @@ public final class Connection {
     }
 
     /// The error of a failed result, classified.
-    private func failure(_ result: OpaquePointer) -> PostgresError {
+    func failure(_ result: OpaquePointer) -> PostgresError {
         classified(PostgresError.from(result: result, connection: handle))
     }
 
@@ -199,22 +217,26 @@ public final class Connection {
     // MARK: Transactions
 
     /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws (the
-    /// body's error is rethrown). A nested call uses a savepoint.
-    @discardableResult
+    /// body's error is rethrown). A nested call uses a savepoint. The BEGIN (or SAVEPOINT) goes
+    /// with the body's first statement (`sendWithNext`); a body that throws before sending any
+    /// leaves nothing to roll back.
     /// `importing`: another open transaction's snapshot (`exportSnapshot()`), which this one
     /// then sees instead of its own (REPEATABLE READ or SERIALIZABLE only; not when nested).
+    @discardableResult
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted, readOnly: Bool = false, importing snapshot: TransactionSnapshot? = nil,
         _ body: (Connection) throws -> T
     ) throws -> T {
         // A name made here from a number, never input.
         let savepoint = transactionDepth > 0 ? UnsafeSQL("nested_transaction_\(transactionDepth)") : nil
+        // Where the BEGIN waits, until what waits is sent.
+        let start = (index: pending.count, batch: sentBatches)
         if let savepoint {
-            try execute("SAVEPOINT \(savepoint)")
+            sendWithNext("SAVEPOINT \(savepoint)")
         } else if readOnly {
-            try execute("BEGIN ISOLATION LEVEL \(isolation.sql) READ ONLY")
+            sendWithNext("BEGIN ISOLATION LEVEL \(isolation.sql) READ ONLY")
         } else {
-            try execute("BEGIN ISOLATION LEVEL \(isolation.sql)")
+            sendWithNext("BEGIN ISOLATION LEVEL \(isolation.sql)")
         }
         if let snapshot, savepoint == nil {
             do {
@@ -232,7 +254,10 @@ public final class Connection {
         do {
             value = try body(self)
         } catch {
-            if let savepoint {
+            if sentBatches == start.batch {
+                // Nothing of this transaction reached the server: drop what waits of it.
+                pending.removeSubrange(start.index...)
+            } else if let savepoint {
                 _ = try? execute("ROLLBACK TO SAVEPOINT \(savepoint)")
             } else {
                 _ = try? execute("ROLLBACK")
@@ -295,6 +320,7 @@ public final class Connection {
     /// `COPY … FROM STDIN` (text format): `write` sends rows through the writer. Returns rows copied.
     @discardableResult
     public func copyIn(_ sql: SQL, _ write: (CopyWriter) throws -> Void) throws -> Int {
+        try sendPending()
         let start = try withCStrings([]) { pointers in
             PQexecParams(handle, sql.text, 0, nil, pointers, nil, nil, 0)
         }

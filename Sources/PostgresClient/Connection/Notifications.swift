@@ -36,6 +36,7 @@ extension Connection {
         guard !isInTransaction else {
             throw PostgresError(kind: .usage, message: "notifications are delivered between transactions: wait outside one")
         }
+        try sendPending()
         var received = try readNotifications()
         if !received.isEmpty { return .notified(received) }
         let socket = PQsocket(handle)

@@ -23,6 +23,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let deadlockDetected = SQLState(rawValue: "40P01")
     // Class 42: syntax error or access rule violation
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
+    public static let undefinedFunction = SQLState(rawValue: "42883")
+    public static let undefinedTable = SQLState(rawValue: "42P01")
     public static let undefinedObject = SQLState(rawValue: "42704")
     // Class 55: object not in prerequisite state
     public static let lockNotAvailable = SQLState(rawValue: "55P03")
