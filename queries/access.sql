@@ -2,14 +2,12 @@
 -- the database functions of 0016 do the work (checked names, quoted identifiers, roles Herald
 -- did not make left alone); these are their typed front.
 
--- name: herald-login-exists
--- Before the migrations that know logins there is no herald_login(): whoever connects is the owner migrating.
-SELECT to_regprocedure('public.herald_login()') IS NOT NULL AS known;
-
 -- name: session-login
 SELECT session_user::text AS login;
 
 -- name: herald-login
+-- Before the migrations that know logins there is no herald_login() (undefined_function):
+-- whoever connects is then the owner migrating (session-login).
 SELECT login, kind, tenant_id, tenant FROM herald_login();
 
 -- name: grant-operator

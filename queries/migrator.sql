@@ -1,10 +1,6 @@
 -- The migrator's ledger (Migrator): the files of migrations/ a database has applied, with
 -- their checksums. The ledger is made here, before the first migration runs.
 
--- name: migration-ledger-exists
--- Reading the status never creates anything: a fresh database simply has it all pending.
-SELECT to_regclass('herald_migrations') IS NOT NULL AS present;
-
 -- name: create-migration-ledger
 CREATE TABLE IF NOT EXISTS herald_migrations (
     name        text PRIMARY KEY,
@@ -13,6 +9,8 @@ CREATE TABLE IF NOT EXISTS herald_migrations (
 );
 
 -- name: applied-migrations
+-- Reading the status never creates anything: on a fresh database, where the ledger is not
+-- there yet (undefined_table), everything is pending.
 SELECT name, checksum, applied_at FROM herald_migrations ORDER BY name;
 
 -- name: record-migration

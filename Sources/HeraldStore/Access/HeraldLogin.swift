@@ -27,13 +27,15 @@ public struct HeraldLogin: Sendable, Equatable {
 
     /// `functionIsKnown`: the schema is known to be current, so herald_login() is there.
     static func read(_ connection: Connection, functionIsKnown: Bool = false) throws -> HeraldLogin {
-        // Before the migrations that know logins, whoever connects is the owner migrating.
-        let known = try functionIsKnown || connection.query(.heraldLoginExists).first?.decode("known", as: Bool.self) == true
-        guard known else {
+        // Before the migrations that know logins, whoever connects is the owner migrating. The
+        // function is called, and its absence read from the failure, rather than asked about first.
+        let row: Row
+        do {
+            row = try connection.query(.heraldLogin)[0]
+        } catch let error as PostgresError where !functionIsKnown && error.sqlState == .undefinedFunction {
             let name: String = try connection.query(.sessionLogin)[0].decode("login")
             return HeraldLogin(name: name, kind: .owner, tenant: nil, tenantID: nil)
         }
-        let row = try connection.query(.heraldLogin)[0]
         let kindText: String = try row.decode("kind")
         return HeraldLogin(
             name: try row.decode("login"), kind: Kind(rawValue: kindText) ?? .none,

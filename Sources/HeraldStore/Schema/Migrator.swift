@@ -30,9 +30,13 @@ public struct Migrator: Sendable {
 
     public func status(_ connection: Connection) throws -> MigrationStatus {
         // Reading the status never creates anything: a fresh database simply has it all pending.
-        let ledger = try connection.query(.migrationLedgerExists)
-        let hasLedger = try ledger.first?.decode("present", as: Bool.self) ?? false
-        let rows: [Row] = hasLedger ? Array(try connection.query(.appliedMigrations)) : []
+        // One statement, its failure read, rather than asking first whether the ledger is there.
+        let rows: [Row]
+        do {
+            rows = Array(try connection.query(.appliedMigrations))
+        } catch let error as PostgresError where error.sqlState == .undefinedTable {
+            rows = []
+        }
         let applied = try rows.map { row in
             MigrationStatus.Applied(
                 name: try row.decode("name"),

@@ -104,7 +104,6 @@ enum Query: String, CaseIterable, Sendable {
     case auditEntries = "audit-entries"
     case auditChanges = "audit-changes"
     // access.sql
-    case heraldLoginExists = "herald-login-exists"
     case sessionLogin = "session-login"
     case heraldLogin = "herald-login"
     case grantOperator = "grant-operator"
@@ -113,7 +112,6 @@ enum Query: String, CaseIterable, Sendable {
     // session.sql
     case enterRole = "enter-role"
     // migrator.sql
-    case migrationLedgerExists = "migration-ledger-exists"
     case createMigrationLedger = "create-migration-ledger"
     case appliedMigrations = "applied-migrations"
     case recordMigration = "record-migration"

@@ -49,6 +49,9 @@ public final class HeraldDatabase {
         self.actor = actor
         knownLogin = known?.login
         schemaIsKnownCurrent = known?.schemaIsCurrent ?? false
+        // The statements of queries/ are parsed before connecting, while libpq may still be
+        // loading on its own thread (`loadClientLibraryInBackground`): then not after it.
+        _ = Query.embedded
         do {
             // Who acts, for the audit log, and every kind of scan for Herald's own planning (a
             // tenant's login starts with some off, so that the reporting plans it is shown count
@@ -306,13 +309,13 @@ public struct UnitOfWork {
 
     /// Sets the tenant (`herald.tenant_id`, '' for none) and SET LOCAL ROLE to one of Herald's
     /// roles, in one statement: `set_config('role', r, true)` is what SET LOCAL ROLE r does (the
-    /// same membership check, the same errors), one round trip fewer for every unit of work.
-    /// A server that lacks the roles is said in words.
+    /// same membership check, the same errors). It goes with the unit's next statement, in its
+    /// round trip (`sendWithNext`), and a failure is that statement's. A server that lacks the
+    /// roles is said in words.
     private func enter(_ role: String, tenantID: String) throws {
-        do {
-            try connection.execute(EnterRole(tenantID: tenantID, role: role))
-        } catch let error as PostgresError where error.sqlState == .undefinedObject || error.message.contains("does not exist") {
-            throw StoreError.schema(
+        try connection.sendWithNext(EnterRole(tenantID: tenantID, role: role)) { error in
+            guard error.sqlState == .undefinedObject || error.message.contains("does not exist") else { return error }
+            return StoreError.schema(
                 "Herald's roles do not exist on this server (a database restored from a dump?): run `herald migrate` "
                     + "(as a superuser once, after a restore)")
         }

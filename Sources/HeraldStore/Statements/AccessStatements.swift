@@ -1,4 +1,4 @@
-// queries/access.sql (`herald-login-exists`, `session-login` and `herald-login` take no parameters).
+// queries/access.sql (`session-login` and `herald-login` take no parameters).
 
 struct GrantOperator: Statement {
     static let query = Query.grantOperator

@@ -83,6 +83,14 @@ extension Connection {
         try query(statement).rowsAffected
     }
 
+    /// Sends `statement` with the next statement this connection runs, in its round trip
+    /// (`Connection.sendWithNext`); `failure` says how its error is told.
+    func sendWithNext(_ statement: some Statement, failure: @escaping (PostgresError) -> any Error) throws {
+        let query = type(of: statement).query
+        let compiled = try query.compiled
+        sendWithNext(compiled.sql, try statement.values(for: compiled, of: query), failure: failure)
+    }
+
     /// Runs `query` with `parameters`, for statements that share one struct (the loader's five).
     @discardableResult
     func query(_ query: Query, _ parameters: some QueryParameters) throws -> QueryResult {
