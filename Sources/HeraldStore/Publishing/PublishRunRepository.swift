@@ -97,9 +97,10 @@ public struct PublishRunRepository {
 
     /// A publish that found nothing to change, counted on `id` (the run whose files are still
     /// in place) instead of a row of its own; `sourceSnapshot` becomes what it read, so the
-    /// next run asks what changed since then.
+    /// next run asks what changed since then. It goes with the transaction's COMMIT, in one
+    /// round trip with its BEGIN (`sendWithNext`), and a failure is the COMMIT's.
     public func countRepeat(of id: Int64, sourceSnapshot: SourceSnapshot?) throws {
-        try connection.execute(CountPublishRepeat(id: id, sourceSnapshot: sourceSnapshot?.snapshot, sourceCluster: sourceSnapshot?.cluster))
+        try connection.sendWithNext(CountPublishRepeat(id: id, sourceSnapshot: sourceSnapshot?.snapshot, sourceCluster: sourceSnapshot?.cluster))
     }
 
     /// Deletes the runs `keeping` does not keep (never a running one, nor the newest finished

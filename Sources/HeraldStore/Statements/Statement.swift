@@ -85,7 +85,7 @@ extension Connection {
 
     /// Sends `statement` with the next statement this connection runs, in its round trip
     /// (`Connection.sendWithNext`); `failure` says how its error is told.
-    func sendWithNext(_ statement: some Statement, failure: @escaping (PostgresError) -> any Error) throws {
+    func sendWithNext(_ statement: some Statement, failure: @escaping (PostgresError) -> any Error = { $0 }) throws {
         let query = type(of: statement).query
         let compiled = try query.compiled
         sendWithNext(compiled.sql, try statement.values(for: compiled, of: query), failure: failure)

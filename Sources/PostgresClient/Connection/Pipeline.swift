@@ -17,7 +17,9 @@ struct PendingStatement {
 extension Connection {
     /// Sends `sql` with the next statement this connection runs, in the same round trip,
     /// instead of now. `failure` says how its error is told, when the statement it went with
-    /// throws it. A transaction that ends before anything else was sent sends nothing.
+    /// throws it. In a transaction, its COMMIT is the latest that carries it; a transaction that
+    /// throws before anything else was sent sends nothing. Outside one, it waits for whatever
+    /// statement comes next, if any: only for what may go with the connection (its settings).
     public func sendWithNext(_ sql: SQL, _ parameters: [any PostgresEncodable] = [], failure: @escaping (PostgresError) -> any Error = { $0 }) {
         pending.append(PendingStatement(sql: sql, texts: parameters.map(\.postgresText), failure: failure))
     }
