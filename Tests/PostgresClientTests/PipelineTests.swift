@@ -95,6 +95,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [true, false]) func aServerProcessEndedUnderABatchIsALostConnection(pipelined: Bool) throws {
+        try withTestDatabase { configuration in
+            let connection = try connect(configuration, pipelined: pipelined)
+            let pid: Int = try connection.query("SELECT pg_backend_pid() AS pid")[0].decode("pid")
+            let other = try Connection(configuration: configuration)
+            try other.execute("SELECT pg_terminate_backend($1::int)", [pid])
+            let error = #expect(throws: PostgresError.self) {
+                try connection.transaction { tx in
+                    tx.sendWithNext("SELECT set_config('application_name', 'lost', true)")
+                    try tx.query("SELECT 1")
+                }
+            }
+            // What reconnecting callers (the watcher, the collector) look for.
+            #expect(error?.isConnectionLost == true, "\(String(describing: error))")
+        }
+    }
+
     @Test(arguments: [true, false]) func workThatCannotGoInAPipelineSendsWhatWaitsFirst(pipelined: Bool) throws {
         try withTestDatabase { configuration in
             let connection = try connect(configuration, pipelined: pipelined)
