@@ -1,3 +1,4 @@
+import Foundation
 import HeraldTestSupport
 @testable import PostgresClient
 import Testing
@@ -112,6 +113,31 @@ import Testing
         }
     }
 
+    /// The waiting statements' results are freed once read (each a PGresult of a kilobyte or
+    /// more): 3,000 units of work with a BEGIN and a setting waiting leave the process's memory
+    /// as it was. In a process of its own, so that no other test's allocations move it.
+    @Test func theResultsOfWaitingStatementsAreFreed() async {
+        await #expect(processExitsWith: .success) {
+            let grown = try withTestDatabase { configuration -> Int in
+                let connection = try Connection(configuration: configuration)
+                func work(_ times: Int) throws {
+                    for _ in 0..<times {
+                        try connection.transaction { tx in
+                            tx.sendWithNext("SELECT set_config('application_name', $1, true)", ["leak-check"])
+                            _ = try tx.query("SELECT 1 AS one")
+                        }
+                    }
+                }
+                try work(300)
+                let before = try residentBytes()
+                try work(3_000)
+                return try residentBytes() - before
+            }
+            // Leaking the BEGIN's and the setting's results grew it by about 15 MB here.
+            exit(grown < 4_000_000 ? 0 : 1)
+        }
+    }
+
     @Test(arguments: [true, false]) func workThatCannotGoInAPipelineSendsWhatWaitsFirst(pipelined: Bool) throws {
         try withTestDatabase { configuration in
             let connection = try connect(configuration, pipelined: pipelined)
@@ -134,4 +160,12 @@ import Testing
             #expect(try connection.query("SELECT count(*)::int AS n FROM t")[0].decode("n", as: Int.self) == 2)
         }
     }
+}
+
+/// This process's resident memory, from /proc/self/statm (pages).
+private func residentBytes() throws -> Int {
+    let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { throw PostgresError(kind: .usage, message: "unreadable /proc/self/statm") }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }

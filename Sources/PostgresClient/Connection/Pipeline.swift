@@ -44,23 +44,32 @@ extension Connection {
             guard case .failure(let error) = result else { continue }
             first = index < waiting.count ? waiting[index].failure(error) : error
         }
-        if let first {
-            for case .success(let result) in results { PQclear(result) }
-            throw first
+        // The statement's own result goes to the caller; the waiting ones' are only "done".
+        let kept = first == nil && statement != nil ? results.count - 1 : nil
+        for (index, result) in results.enumerated() where index != kept {
+            if case .success(let result) = result { PQclear(result) }
         }
-        guard statement != nil, case .success(let result) = results.last else { return nil }
+        if let first { throw first }
+        guard let kept, case .success(let result) = results[kept] else { return nil }
         return result
     }
 
     /// Each statement in turn, a round trip each: libpq before 14 has no pipeline mode.
     private func oneByOne(_ outgoing: [(SQL, [String?])]) throws -> [Result<OpaquePointer, PostgresError>] {
-        try outgoing.map { sql, texts in
-            let result = try withCStrings(texts) { pointers in
-                PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        var results: [Result<OpaquePointer, PostgresError>] = []
+        do {
+            for (sql, texts) in outgoing {
+                let result = try withCStrings(texts) { pointers in
+                    PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
+                }
+                guard let result else { throw connectionError() }
+                results.append(outcome(result))
             }
-            guard let result else { throw connectionError() }
-            return outcome(result)
+        } catch {
+            for case .success(let result) in results { PQclear(result) }
+            throw error
         }
+        return results
     }
 
     /// All statements sent, each followed by a Sync, then every result read.
