@@ -86,16 +86,21 @@ extension Connection {
     /// Sends `statement` with the next statement this connection runs, in its round trip
     /// (`Connection.sendWithNext`); `failure` says how its error is told.
     func sendWithNext(_ statement: some Statement, failure: @escaping (PostgresError) -> any Error = { $0 }) throws {
-        let query = type(of: statement).query
-        let compiled = try query.compiled
-        sendWithNext(compiled.sql, try statement.values(for: compiled, of: query), failure: failure)
+        let (sql, values) = try Self.bound(type(of: statement).query, statement)
+        sendWithNext(sql, values, failure: failure)
     }
 
     /// Runs `query` with `parameters`, for statements that share one struct (the loader's five).
     @discardableResult
     func query(_ query: Query, _ parameters: some QueryParameters) throws -> QueryResult {
+        let (sql, values) = try Self.bound(query, parameters)
+        return try self.query(sql, values)
+    }
+
+    /// `query` as it is sent, with `parameters`' values in the order of its `$1…$n`.
+    private static func bound(_ query: Query, _ parameters: some QueryParameters) throws -> (SQL, [any PostgresEncodable]) {
         let compiled = try query.compiled
-        return try self.query(compiled.sql, try parameters.values(for: compiled, of: query))
+        return (compiled.sql, try parameters.values(for: compiled, of: query))
     }
 
     /// Runs `query` with `parameters` and returns the number of rows it affected.

@@ -109,10 +109,17 @@ public final class Connection {
             guard let result = try runPendingWith((sql, texts)) else { throw connectionError() }
             return QueryResult(taking: result)
         }
+        return try consume(execParams(sql, texts))
+    }
+
+    /// Sends one statement with its parameters' texts (`PQexecParams`, text format) and waits
+    /// for its result, which the caller owns.
+    func execParams(_ sql: SQL, _ texts: [String?]) throws -> OpaquePointer {
         let result = try withCStrings(texts) { pointers in
             PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }
-        return try consume(result)
+        guard let result else { throw connectionError() }
+        return result
     }
 
     /// Runs one parameterised statement and returns the number of rows it affected.
@@ -178,13 +185,18 @@ public final class Connection {
 
     private func consume(_ result: OpaquePointer?) throws -> QueryResult {
         guard let result else { throw connectionError() }
+        // The QueryResult owns it from here and clears it when its last row is gone.
+        return QueryResult(taking: try outcome(result).get())
+    }
+
+    /// A result that succeeded, or the error of one that failed (cleared then).
+    func outcome(_ result: OpaquePointer) -> Result<OpaquePointer, PostgresError> {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            // The QueryResult owns it from here and clears it when its last row is gone.
-            return QueryResult(taking: result)
+            return .success(result)
         default:
             defer { PQclear(result) }
-            throw failure(result)
+            return .failure(failure(result))
         }
     }
 
@@ -321,10 +333,7 @@ public final class Connection {
     @discardableResult
     public func copyIn(_ sql: SQL, _ write: (CopyWriter) throws -> Void) throws -> Int {
         try sendPending()
-        let start = try withCStrings([]) { pointers in
-            PQexecParams(handle, sql.text, 0, nil, pointers, nil, nil, 0)
-        }
-        guard let start else { throw connectionError() }
+        let start = try execParams(sql, [])
         guard PQresultStatus(start) == PGRES_COPY_IN else {
             defer { PQclear(start) }
             throw failure(start)

@@ -59,11 +59,7 @@ extension Connection {
         var results: [Result<OpaquePointer, PostgresError>] = []
         do {
             for (sql, texts) in outgoing {
-                let result = try withCStrings(texts) { pointers in
-                    PQexecParams(handle, sql.text, Int32(pointers.count), nil, pointers, nil, nil, 0)
-                }
-                guard let result else { throw connectionError() }
-                results.append(outcome(result))
+                results.append(outcome(try execParams(sql, texts)))
             }
         } catch {
             for case .success(let result) in results { PQclear(result) }
@@ -112,16 +108,5 @@ extension Connection {
             throw connectionError()
         }
         return results
-    }
-
-    /// A result that succeeded, or the error of one that failed (cleared then).
-    private func outcome(_ result: OpaquePointer) -> Result<OpaquePointer, PostgresError> {
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return .success(result)
-        default:
-            defer { PQclear(result) }
-            return .failure(failure(result))
-        }
     }
 }
