@@ -49,6 +49,9 @@ let package = Package(
         // Where the Swift runtime keeps its global executor's hook (`herald collect` runs Swift
         // concurrency's jobs on NIO's event loops): a C reference finds it in a static runtime too.
         .target(name: "CConcurrencyHook"),
+        // herald's first step, before the Swift runtime starts: a command line that will connect
+        // starts loading libpq on a thread of its own (a constructor), and the rule that says which do.
+        .target(name: "CHeraldStartup", dependencies: ["CLibPQ"]),
         // The pure core (no I/O, no SQL) has one outside dependency: Yams, a pure YAML parser.
         // Campaigns files are parsed here, into the same domain values and rules everything
         // else uses, with every problem reported at its path; that needs YAML's node tree.
@@ -108,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "herald",
             dependencies: [
-                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard", "HeraldCollector", "HeraldText",
+                "HeraldCore", "HeraldStore", "HeraldPublish", "HeraldSite", "HeraldJobs", "HeraldBoard", "HeraldCollector", "HeraldText", "CHeraldStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `publish --watch`'s one line per run.
                 .product(name: "Logging", package: "swift-log"),
@@ -147,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "HeraldCLITests",
             dependencies: [
-                "HeraldCore", "HeraldJobs", "HeraldStore", "HeraldSite", "HeraldText", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald",
+                "HeraldCore", "HeraldJobs", "HeraldStore", "HeraldSite", "HeraldText", "PostgresClient", "PostgresServer", "HeraldTestSupport", "herald", "CHeraldStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -10,8 +10,9 @@
 // than all the rest of herald's start (a C program linked with -lpq started in 6.7 ms, the same
 // without it in 1.2 ms). So `herald --version`, `--help`, `validate` and completion never load
 // it, and a command that connects loads it once, as psql does when it starts: on a thread of
-// its own from the start of main (herald_libpq_load_in_background), while the arguments are
-// parsed, so that the two overlap.
+// its own from the process's first constructor (herald_libpq_load_in_background, called by
+// CHeraldStartup), while the Swift runtime starts and the arguments are parsed, so that the
+// two overlap.
 //
 // Each libpq function PostgresClient calls is defined below under libpq's own name and
 // forwards to libpq's. They are hidden: not exported from the binary, so libpq's calls to its

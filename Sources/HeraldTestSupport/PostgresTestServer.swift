@@ -25,6 +25,8 @@ public final class PostgresTestServer: Sendable {
             directory: directory, binaries: try DatabaseEnvironment.locateServerBinaries(ProcessInfo.processInfo.environment))
         server.settings = [
             "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "200",
+            // As Herald's own local PostgreSQL does (EmbeddedDatabase): every session runs PL/pgSQL.
+            "shared_preload_libraries": "plpgsql",
             // Small for tests; the events benchmark asks for a production-like size.
             "shared_buffers": ProcessInfo.processInfo.environment["HERALD_TEST_SHARED_BUFFERS"] ?? "64MB",
         ]

@@ -159,6 +159,39 @@ public final class LocalPostgresServer: Sendable {
 
     // MARK: As a daemon (the embedded local database)
 
+    /// Has the server load `library` once, when it starts, rather than each new session on its
+    /// first use: written into postgresql.conf (under `marker`) unless the cluster already names
+    /// libraries to preload, in postgresql.conf or by ALTER SYSTEM (one more line would replace
+    /// them). Takes effect at the server's next start. Returns whether it wrote anything.
+    @discardableResult
+    public func preloadIfNoneNamed(library: String, marker: String) throws -> Bool {
+        let conf = dataDirectory.appendingPathComponent("postgresql.conf")
+        let auto = dataDirectory.appendingPathComponent("postgresql.auto.conf")
+        let current = (try? String(contentsOf: conf, encoding: .utf8)) ?? ""
+        let system = (try? String(contentsOf: auto, encoding: .utf8)) ?? ""
+        guard !current.contains(marker), !Self.setsPreloadLibraries(current), !Self.setsPreloadLibraries(system) else {
+            return false
+        }
+        let handle = try FileHandle(forWritingTo: conf)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n\(marker)\nshared_preload_libraries = '\(library)'\n".utf8))
+        return true
+    }
+
+    /// Whether a configuration file's text sets shared_preload_libraries: a line (not commented
+    /// out) of `shared_preload_libraries = …` or, as PostgreSQL also reads it, without the `=`.
+    static func setsPreloadLibraries(_ text: String) -> Bool {
+        let name = "shared_preload_libraries"
+        return text.split(whereSeparator: \.isNewline).contains { line in
+            let words = line.drop { $0 == " " || $0 == "\t" }
+            guard words.lowercased().hasPrefix(name) else { return false }
+            let afterName = words.dropFirst(name.count)
+            let value = afterName.drop { $0 == " " || $0 == "\t" }
+            return value.first == "=" || (value.startIndex != afterName.startIndex && value.first.map { $0 != "#" } ?? false)
+        }
+    }
+
     /// Writes the local-only settings into the cluster's own configuration (unix socket in
     /// the cluster's folder, no TCP), so a daemon started by `pg_ctl` needs no options.
     public func configureLocalOnly() throws {

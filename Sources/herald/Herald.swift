@@ -40,7 +40,6 @@ struct Herald: ParsableCommand {
     /// The binary's entry point: `run` with the process's own console, then exit with its status.
     static func main() {
         BackgroundRelease.keepsUntilExit.store(true, ordering: .relaxed)  // this process exits after one command
-        if ClientLibraryUse.likely(CommandLine.arguments.dropFirst()) { DatabaseOpening.loadClientLibraryInBackground() }
         Foundation.exit(run(Array(CommandLine.arguments.dropFirst()), console: .process))
     }
 

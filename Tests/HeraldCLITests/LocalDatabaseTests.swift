@@ -4,6 +4,7 @@ import PostgresClient
 import Testing
 
 @testable import HeraldStore
+@testable import PostgresServer
 
 /// Nothing configured: Herald makes, starts and migrates its own PostgreSQL under HERALD_HOME.
 @Suite struct LocalDatabaseTests {
@@ -35,6 +36,8 @@ import Testing
             let url = try herald.succeed(["db", "url"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let connection = try Connection(configuration: ConnectionConfiguration(conninfo: url))
             #expect(try connection.query("SELECT count(*) AS n FROM herald_migrations")[0].decode("n", as: Int.self) == Migration.bundled.count)
+            // PL/pgSQL, which every Herald session runs, is loaded by the server when it starts.
+            #expect(try connection.query("SHOW shared_preload_libraries")[0].decode("shared_preload_libraries", as: String.self) == "plpgsql")
 
             #expect(try herald.succeed(["db", "stop"]).stdout.contains("stopped the local PostgreSQL"))
             #expect(Connection.ping(ConnectionConfiguration(conninfo: url)) != .ok)
@@ -44,6 +47,33 @@ import Testing
             let again = try herald.succeed(["tenant", "list"])
             #expect(again.stdout.contains("acme"))
             #expect(try herald.succeed(["db", "start"]).stdout.contains("is running"))
+            let conf = home.appendingPathComponent("postgres/data/postgresql.conf")
+            #expect(try String(contentsOf: conf, encoding: .utf8).components(separatedBy: EmbeddedDatabase.preloadMarker).count == 2)
+
+            // Libraries the operator names to preload are theirs: Herald adds none beside them.
+            try herald.succeed(["db", "stop"])
+            let ours = "\n\(EmbeddedDatabase.preloadMarker)\nshared_preload_libraries = 'plpgsql'\n"
+            let text = try String(contentsOf: conf, encoding: .utf8)
+            #expect(text.contains(ours))
+            try Data((text.replacingOccurrences(of: ours, with: "") + "shared_preload_libraries = ''  # the operator's\n").utf8).write(to: conf)
+            try herald.succeed(["tenant", "list"])
+            let operators = try Connection(configuration: ConnectionConfiguration(conninfo: url))
+            #expect(try operators.query("SHOW shared_preload_libraries")[0].decode("shared_preload_libraries", as: String.self) == "")
+            #expect(try !String(contentsOf: conf, encoding: .utf8).contains(EmbeddedDatabase.preloadMarker))
+        }
+    }
+
+    /// What counts as a configuration that already names libraries to preload.
+    @Test func aClusterThatNamesItsOwnPreloadsIsRecognised() {
+        for naming in ["shared_preload_libraries = 'pg_stat_statements'", "  shared_preload_libraries='a,b'", "\tSHARED_PRELOAD_LIBRARIES = ''",
+            "shared_preload_libraries 'auto_explain'", "listen_addresses = ''\nshared_preload_libraries = 'x'  # ours"]
+        {
+            #expect(LocalPostgresServer.setsPreloadLibraries(naming), "\(naming)")
+        }
+        for not in ["", "#shared_preload_libraries = 'x'", "  # shared_preload_libraries = 'x'", "shared_preload_libraries_extra = 'x'",
+            "shared_preload_libraries", "shared_preload_libraries   # nothing set", "local_preload_libraries = 'x'"]
+        {
+            #expect(!LocalPostgresServer.setsPreloadLibraries(not), "\(not)")
         }
     }
 

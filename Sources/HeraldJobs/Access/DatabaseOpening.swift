@@ -6,13 +6,6 @@ import HeraldStore
 /// this binary's schema), else Herald's own local PostgreSQL, made ready and migrated on the
 /// way; then the login is checked for Herald work (an analyst's is refused).
 public enum DatabaseOpening {
-    /// Starts loading PostgreSQL's client library on another thread, before a command that
-    /// connects parses its arguments: loading it (several milliseconds of shared libraries)
-    /// then overlaps the parsing instead of following it.
-    public static func loadClientLibraryInBackground() {
-        HeraldDatabase.loadClientLibraryInBackground()
-    }
-
     /// `configured`: the server the environment names, if any; `environment`: for the local
     /// one (HERALD_HOME, ...); `note`: what was done on the way (a cluster created, started).
     /// `ownerOnly`: the work, when only Herald's own login may do it. `spare`: a second

@@ -13,6 +13,8 @@ public struct EmbeddedDatabase {
     /// Written into the cluster's postgresql.conf above the local-only settings (clusters
     /// made by earlier versions carry this very line: changing it would add the settings twice).
     static let localOnlyMarker = "# Herald: local only"
+    /// Written into the cluster's postgresql.conf above the libraries it preloads.
+    static let preloadMarker = "# Herald: preloaded for every session"
     public let home: URL
     private let environment: [String: String]
 
@@ -136,6 +138,9 @@ public struct EmbeddedDatabase {
             try server.restrictToOwner(osUser: Self.osUser)
             if !server.isAccepting {
                 try requireReachableHome(server)
+                // Every Herald session runs PL/pgSQL (row security's bounds, the triggers): loaded
+                // once by the server, not by each new connection (about 0.7 ms of its first statement).
+                try server.preloadIfNoneNamed(library: "plpgsql", marker: Self.preloadMarker)
                 try server.startDetached()
                 notes.append("started the local PostgreSQL (unix socket in \(clusterDirectory.path), no TCP port)")
             }

@@ -25,13 +25,6 @@ public final class HeraldDatabase {
     /// A second connection opening beside this one, until `connectAgain` hands it out.
     private var spare: BackgroundMade<HeraldDatabase>?
 
-    /// Starts loading PostgreSQL's client library on another thread (its loading then
-    /// overlaps whatever the process does before it connects). Only worth it in a process
-    /// that is about to connect.
-    public static func loadClientLibraryInBackground() {
-        Connection.loadLibPQInBackground()
-    }
-
     /// Connects to `location` and labels the session with `actor` for the audit log.
     public convenience init(location: DatabaseLocation, actor: String) throws {
         try self.init(configuration: location.configuration, actor: actor)
@@ -50,7 +43,7 @@ public final class HeraldDatabase {
         knownLogin = known?.login
         schemaIsKnownCurrent = known?.schemaIsCurrent ?? false
         // The statements of queries/ are parsed before connecting, while libpq may still be
-        // loading on its own thread (`loadClientLibraryInBackground`): then not after it.
+        // loading on its own thread (herald's CHeraldStartup starts it): then not after it.
         _ = Query.embedded
         do {
             // Who acts, for the audit log, and every kind of scan for Herald's own planning (a

@@ -66,13 +66,6 @@ public final class Connection {
         PQfinish(handle)
     }
 
-    /// Starts loading libpq on another thread, for a process that will soon connect: the
-    /// first connection then finds it loaded (or waits for the rest of the loading) instead of
-    /// loading it after the process's own start. A failure is said by that first use.
-    public static func loadLibPQInBackground() {
-        herald_libpq_load_in_background()
-    }
-
     /// libpq is loaded on first use (see CLibPQ): a system without it is said in words here.
     static func loadLibPQ() throws {
         var reason = [CChar](repeating: 0, count: 512)
