@@ -264,6 +264,11 @@ enum ShellScript {
         let mount = try #require(data.first, "postgres keeps its data in no volume")
         #expect(mount.isNamedVolume, "\(mount) is not a named volume")
         #expect(compose.volumeNames.contains(mount.source), "volume \(mount.source) is not declared under top-level volumes")
+
+        // The image's entrypoint runs `postgres` with these arguments: PL/pgSQL loaded once, at start.
+        let command = try #require(postgres["command"] as? [String], "postgres has no command")
+        #expect(command.first == "postgres", "command \(command)")
+        #expect(zip(command, command.dropFirst()).contains { $0 == "-c" && $1 == "shared_preload_libraries=plpgsql" }, "command \(command)")
     }
 
     @Test func publisherBuildsWaitsForAHealthyDatabaseAndSyncsIntoTheSiteVolume() throws {
