@@ -175,7 +175,8 @@ public final class LocalPostgresServer: Sendable {
         let handle = try FileHandle(forWritingTo: conf)
         defer { try? handle.close() }
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\n\(marker)\nshared_preload_libraries = '\(library)'\n".utf8))
+        let quoted = library.replacingOccurrences(of: "'", with: "''")
+        try handle.write(contentsOf: Data("\n\(marker)\nshared_preload_libraries = '\(quoted)'\n".utf8))
         return true
     }
 
