@@ -161,17 +161,18 @@ public final class LocalPostgresServer: Sendable {
 
     /// Has the server load `library` once, when it starts, rather than each new session on its
     /// first use: written into postgresql.conf (under `marker`) unless the cluster already names
-    /// libraries to preload, in postgresql.conf or by ALTER SYSTEM (one more line would replace
-    /// them). Takes effect at the server's next start. Returns whether it wrote anything.
+    /// libraries to preload, in postgresql.conf or by ALTER SYSTEM, or may in a file it includes
+    /// (one more line would replace them). Takes effect at the server's next start. Returns
+    /// whether it wrote anything.
     @discardableResult
     public func preloadIfNoneNamed(library: String, marker: String) throws -> Bool {
         let conf = dataDirectory.appendingPathComponent("postgresql.conf")
         let auto = dataDirectory.appendingPathComponent("postgresql.auto.conf")
         let current = (try? String(contentsOf: conf, encoding: .utf8)) ?? ""
         let system = (try? String(contentsOf: auto, encoding: .utf8)) ?? ""
-        guard !current.contains(marker), !Self.setsPreloadLibraries(current), !Self.setsPreloadLibraries(system) else {
-            return false
-        }
+        guard !current.contains(marker), !Self.setsPreloadLibraries(current), !Self.setsPreloadLibraries(system),
+            !Self.includesOtherFiles(current)
+        else { return false }
         let handle = try FileHandle(forWritingTo: conf)
         defer { try? handle.close() }
         try handle.seekToEnd()
@@ -190,6 +191,15 @@ public final class LocalPostgresServer: Sendable {
             let afterName = words.dropFirst(name.count)
             let value = afterName.drop { $0 == " " || $0 == "\t" }
             return value.first == "=" || (value.startIndex != afterName.startIndex && value.first.map { $0 != "#" } ?? false)
+        }
+    }
+
+    /// Whether a configuration file's text includes others (`include`, `include_if_exists`,
+    /// `include_dir`, not commented out), which may set anything.
+    static func includesOtherFiles(_ text: String) -> Bool {
+        text.split(whereSeparator: \.isNewline).contains { line in
+            let word = line.drop { $0 == " " || $0 == "\t" }.prefix { $0.isLetter || $0 == "_" }.lowercased()
+            return ["include", "include_if_exists", "include_dir"].contains(word)
         }
     }
 

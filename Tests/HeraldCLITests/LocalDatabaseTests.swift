@@ -75,6 +75,13 @@ import Testing
         {
             #expect(!LocalPostgresServer.setsPreloadLibraries(not), "\(not)")
         }
+        // A file that includes others may name them there: Herald then writes none.
+        for including in ["include 'more.conf'", "  include_if_exists = 'local.conf'", "include_dir 'conf.d'"] {
+            #expect(LocalPostgresServer.includesOtherFiles(including), "\(including)")
+        }
+        for not in ["# include 'more.conf'", "included = 1", "shared_preload_libraries = 'x'"] {
+            #expect(!LocalPostgresServer.includesOtherFiles(not), "\(not)")
+        }
     }
 
     /// Issue #11, item 9: the local cluster used to trust every local user as its superuser.

@@ -139,8 +139,9 @@ public struct EmbeddedDatabase {
             if !server.isAccepting {
                 try requireReachableHome(server)
                 // Every Herald session runs PL/pgSQL (row security's bounds, the triggers): loaded
-                // once by the server, not by each new connection (about 0.7 ms of its first statement).
-                try server.preloadIfNoneNamed(library: "plpgsql", marker: Self.preloadMarker)
+                // once by the server, not by each new connection (about 0.7 ms of its first
+                // statement). Only that: a postgresql.conf it cannot write starts as it is.
+                _ = try? server.preloadIfNoneNamed(library: "plpgsql", marker: Self.preloadMarker)
                 try server.startDetached()
                 notes.append("started the local PostgreSQL (unix socket in \(clusterDirectory.path), no TCP port)")
             }
