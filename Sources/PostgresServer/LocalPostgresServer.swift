@@ -184,22 +184,26 @@ public final class LocalPostgresServer: Sendable {
     /// Whether a configuration file's text sets shared_preload_libraries: a line (not commented
     /// out) of `shared_preload_libraries = …` or, as PostgreSQL also reads it, without the `=`.
     static func setsPreloadLibraries(_ text: String) -> Bool {
-        let name = "shared_preload_libraries"
-        return text.split(whereSeparator: \.isNewline).contains { line in
-            let words = line.drop { $0 == " " || $0 == "\t" }
-            guard words.lowercased().hasPrefix(name) else { return false }
-            let afterName = words.dropFirst(name.count)
-            let value = afterName.drop { $0 == " " || $0 == "\t" }
-            return value.first == "=" || (value.startIndex != afterName.startIndex && value.first.map { $0 != "#" } ?? false)
+        configurationLines(text).contains { name, rest in
+            let value = rest.drop { $0 == " " || $0 == "\t" }
+            return name == "shared_preload_libraries"
+                && (value.first == "=" || (value.startIndex != rest.startIndex && value.first.map { $0 != "#" } ?? false))
         }
     }
 
     /// Whether a configuration file's text includes others (`include`, `include_if_exists`,
     /// `include_dir`, not commented out), which may set anything.
     static func includesOtherFiles(_ text: String) -> Bool {
-        text.split(whereSeparator: \.isNewline).contains { line in
-            let word = line.drop { $0 == " " || $0 == "\t" }.prefix { $0.isLetter || $0 == "_" }.lowercased()
-            return ["include", "include_if_exists", "include_dir"].contains(word)
+        configurationLines(text).contains { name, _ in ["include", "include_if_exists", "include_dir"].contains(name) }
+    }
+
+    /// Each line of a configuration file as the name it starts with (lowercased, after leading
+    /// blanks; empty for a comment) and what follows the name.
+    private static func configurationLines(_ text: String) -> [(name: String, rest: Substring)] {
+        text.split(whereSeparator: \.isNewline).map { line in
+            let words = line.drop { $0 == " " || $0 == "\t" }
+            let name = words.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            return (name.lowercased(), words[name.endIndex...])
         }
     }
 
