@@ -162,14 +162,22 @@ public final class LocalPostgresServer: Sendable {
     /// Has the server load `library` once, when it starts, rather than each new session on its
     /// first use: written into postgresql.conf (under `marker`) unless the cluster already names
     /// libraries to preload, in postgresql.conf or by ALTER SYSTEM, or may in a file it includes
-    /// (one more line would replace them). Takes effect at the server's next start. Returns
-    /// whether it wrote anything.
+    /// (one more line would replace them), or a file it cannot read as text. Takes effect at the
+    /// server's next start. Returns whether it wrote anything.
     @discardableResult
     public func preloadIfNoneNamed(library: String, marker: String) throws -> Bool {
         let conf = dataDirectory.appendingPathComponent("postgresql.conf")
         let auto = dataDirectory.appendingPathComponent("postgresql.auto.conf")
-        let current = (try? String(contentsOf: conf, encoding: .utf8)) ?? ""
-        let system = (try? String(contentsOf: auto, encoding: .utf8)) ?? ""
+        // What cannot be read may name libraries: nothing is added beside it. (No ALTER SYSTEM
+        // file at all is only none.)
+        guard let current = try? String(contentsOf: conf, encoding: .utf8) else { return false }
+        let system: String
+        if FileManager.default.fileExists(atPath: auto.path) {
+            guard let text = try? String(contentsOf: auto, encoding: .utf8) else { return false }
+            system = text
+        } else {
+            system = ""
+        }
         guard !current.contains(marker), !Self.setsPreloadLibraries(current), !Self.setsPreloadLibraries(system),
             !Self.includesOtherFiles(current)
         else { return false }

@@ -63,6 +63,30 @@ import Testing
         }
     }
 
+    /// A configuration Herald cannot read as text may name libraries to preload: it adds none.
+    @Test func aConfigurationItCannotReadGetsNoPreload() throws {
+        try withTemporaryDirectory { root in
+            let server = LocalPostgresServer(directory: root, binaries: PostgresServerBinaries(directory: root))
+            try FileManager.default.createDirectory(at: server.dataDirectory, withIntermediateDirectories: true)
+            let conf = server.dataDirectory.appendingPathComponent("postgresql.conf")
+            let auto = server.dataDirectory.appendingPathComponent("postgresql.auto.conf")
+            // Latin-1 in a comment, then the operator's line: not UTF-8.
+            let latin1 = Data("# caf".utf8) + Data([0xE9]) + Data("\nshared_preload_libraries = 'pg_stat_statements'\n".utf8)
+            try latin1.write(to: conf)
+            #expect(try !server.preloadIfNoneNamed(library: "plpgsql", marker: "# test"))
+            #expect(try Data(contentsOf: conf) == latin1)
+
+            try Data("listen_addresses = ''\n".utf8).write(to: conf)
+            try latin1.write(to: auto)
+            #expect(try !server.preloadIfNoneNamed(library: "plpgsql", marker: "# test"))
+            // Readable, naming none: written once.
+            try FileManager.default.removeItem(at: auto)
+            #expect(try server.preloadIfNoneNamed(library: "plpgsql", marker: "# test"))
+            #expect(try !server.preloadIfNoneNamed(library: "plpgsql", marker: "# test"))
+            #expect(try String(contentsOf: conf, encoding: .utf8) == "listen_addresses = ''\n\n# test\nshared_preload_libraries = 'plpgsql'\n")
+        }
+    }
+
     /// What counts as a configuration that already names libraries to preload.
     @Test func aClusterThatNamesItsOwnPreloadsIsRecognised() {
         for naming in ["shared_preload_libraries = 'pg_stat_statements'", "  shared_preload_libraries='a,b'", "\tSHARED_PRELOAD_LIBRARIES = ''",
